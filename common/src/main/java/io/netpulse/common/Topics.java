@@ -1,0 +1,60 @@
+package io.netpulse.common;
+
+import java.util.List;
+
+/** Topic names of DESIGN §3, under a configurable prefix (default {@code netpulse.}). */
+public record Topics(String prefix) {
+
+  public static final String DEFAULT_PREFIX = "netpulse.";
+
+  public Topics {
+    if (prefix == null) {
+      prefix = DEFAULT_PREFIX;
+    }
+  }
+
+  public static Topics defaults() {
+    return new Topics(DEFAULT_PREFIX);
+  }
+
+  public String lines() {
+    return prefix + "lines";
+  }
+
+  public String toolOutput() {
+    return prefix + "tool-output";
+  }
+
+  public String runs() {
+    return prefix + "runs";
+  }
+
+  public String samples() {
+    return prefix + "samples";
+  }
+
+  public String rates() {
+    return prefix + "rates";
+  }
+
+  public String steady() {
+    return prefix + "steady";
+  }
+
+  public String results() {
+    return prefix + "results";
+  }
+
+  public String dlq() {
+    return prefix + "dlq";
+  }
+
+  public List<String> all() {
+    return List.of(lines(), toolOutput(), runs(), samples(), rates(), steady(), results(), dlq());
+  }
+
+  /** Topics whose records are latest-value-per-key and so are compacted rather than deleted. */
+  public boolean isCompacted(String topic) {
+    return topic.equals(results());
+  }
+}

@@ -1,0 +1,47 @@
+package io.netpulse.common.json;
+
+import java.io.IOException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/** Kafka serde for an event record, JSON on the wire. */
+public final class JsonSerde<T> implements Serde<T> {
+
+  private final Class<T> type;
+  private final Serializer<T> serializer;
+  private final Deserializer<T> deserializer;
+
+  public JsonSerde(Class<T> type) {
+    this.type = type;
+    this.serializer = (topic, data) -> data == null ? null : Json.bytes(data);
+    this.deserializer = this::deserialize;
+  }
+
+  public static <T> JsonSerde<T> of(Class<T> type) {
+    return new JsonSerde<>(type);
+  }
+
+  public T deserialize(String topic, byte[] data) {
+    if (data == null) {
+      return null;
+    }
+    try {
+      return Json.read(data, type);
+    } catch (IOException e) {
+      throw new SerializationException(
+          "not a " + type.getSimpleName() + " on " + topic + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Serializer<T> serializer() {
+    return serializer;
+  }
+
+  @Override
+  public Deserializer<T> deserializer() {
+    return deserializer;
+  }
+}
