@@ -88,7 +88,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     createTopics(bootstrapServers, topics, partitions, (short) 1);
   }
 
-  /** Creates missing netpulse topics on any cluster. */
+  /** Creates missing netpulse topics on any cluster; replication ≤ 0 means the broker's default. */
   public static void createTopics(String bootstrapServers, Topics topics, int partitions, short replication) {
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
@@ -97,7 +97,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         if (existing.contains(name)) {
           continue;
         }
-        NewTopic topic = new NewTopic(name, partitions, replication);
+        NewTopic topic = new NewTopic(name, java.util.Optional.of(partitions),
+            replication > 0 ? java.util.Optional.of(replication) : java.util.Optional.empty());
         if (topics.isCompacted(name)) {
           topic.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
         }

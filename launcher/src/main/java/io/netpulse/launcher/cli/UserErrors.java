@@ -1,0 +1,28 @@
+package io.netpulse.launcher.cli;
+
+import io.netpulse.common.embedded.EmbeddedStartException;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+/** Turns exceptions into one-line messages and exit codes; a stack trace only with NETPULSE_DEBUG=1. */
+public final class UserErrors {
+
+  private UserErrors() {}
+
+  public static int handle(Exception e, CommandLine cli, ParseResult parsed) {
+    if (e instanceof UserError u) {
+      cli.getErr().println("netpulse: " + u.getMessage());
+      return u.exitCode();
+    }
+    if (e instanceof EmbeddedStartException) {
+      cli.getErr().println("netpulse: " + e.getMessage());
+      return 2;
+    }
+    cli.getErr().println("netpulse: " + e.getClass().getSimpleName() + ": " + e.getMessage()
+        + " (set NETPULSE_DEBUG=1 for details)");
+    if ("1".equals(System.getenv("NETPULSE_DEBUG"))) {
+      e.printStackTrace(cli.getErr());
+    }
+    return 1;
+  }
+}
