@@ -129,8 +129,12 @@
     if (!entry) return;
     const q = new URLSearchParams({ host: entry.host, iface: entry.iface, metric: 'rx_bps', window: WINDOW });
     fetch('/api/rates/history?' + q).then((r) => r.ok ? r.json() : []).then((rates) => {
-      rates.forEach((rate) => addPoint(key, rate.windowEnd / 1000, rate.mean));
-      history.get(key)?.sort((a, b) => a[0] - b[0]);
+      // merge with what the live feed already brought, by time, without duplicates
+      const byTime = new Map((history.get(key) || []).map((p) => [p[0], p[1]]));
+      rates.forEach((rate) => byTime.set(rate.windowEnd / 1000, rate.mean));
+      const points = [...byTime].sort((a, b) => a[0] - b[0]);
+      const newest = points.length ? points[points.length - 1][0] : 0;
+      history.set(key, points.filter((p) => p[0] >= newest - CHART_SECONDS));
       render();
     }).catch(() => {});
   }
