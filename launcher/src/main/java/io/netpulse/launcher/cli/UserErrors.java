@@ -1,6 +1,8 @@
 package io.netpulse.launcher.cli;
 
 import io.netpulse.common.embedded.EmbeddedStartException;
+import io.netpulse.common.netns.HostNetworkException;
+import io.netpulse.dashboard.DashboardStartException;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -14,7 +16,8 @@ public final class UserErrors {
       cli.getErr().println("netpulse: " + u.getMessage());
       return u.exitCode();
     }
-    if (e instanceof EmbeddedStartException) {
+    if (e instanceof EmbeddedStartException || e instanceof DashboardStartException
+        || e instanceof HostNetworkException) {
       cli.getErr().println("netpulse: " + e.getMessage());
       return 2;
     }
