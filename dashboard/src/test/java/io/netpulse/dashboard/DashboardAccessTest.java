@@ -111,6 +111,13 @@ class DashboardAccessTest {
   }
 
   @Test
+  void unusableBootstrapServersAreNamed() {
+    assertThatThrownBy(() -> Dashboard.start(DashboardConfig.local("no-port-here", TOPICS)))
+        .isInstanceOf(DashboardStartException.class)
+        .hasMessageStartingWith("dashboard cannot use Kafka bootstrap servers 'no-port-here': ");
+  }
+
+  @Test
   void badConfigNamesTheField() {
     assertThatThrownBy(() -> new DashboardConfig(" ", TOPICS, null, 0, null))
         .hasMessageContaining("bootstrapServers");
