@@ -60,11 +60,17 @@
     return [v.toFixed(0), unit];
   }
 
+  // axis ticks: "7.5 Gbit/s" rather than "7.500 Gbit/s"
+  function axisBits(v) {
+    const [number, unit] = scaled(v, 'bit/s');
+    return parseFloat(number) + ' ' + unit;
+  }
+
   function exact(v, unit) {
     return Math.round(v).toLocaleString('en-US') + ' ' + unit;
   }
 
-  function showFigure(id, rate, unit) {
+  function showFigure(id, rate, unit, exactUnit) {
     if (!rate) {
       $(id).textContent = '—';
       $(id + '-unit').textContent = '';
@@ -74,7 +80,7 @@
     const [number, scaledUnit] = scaled(rate.mean, unit);
     $(id).textContent = number;
     $(id + '-unit').textContent = scaledUnit;
-    $(id + '-exact').textContent = exact(rate.mean, unit);
+    $(id + '-exact').textContent = exact(rate.mean, exactUnit);
   }
 
   function render() {
@@ -82,8 +88,8 @@
     const entry = key ? latest.get(key) : null;
     $('host').textContent = entry ? entry.host : '—';
     $('iface').textContent = entry ? entry.iface : '—';
-    showFigure('rx-bps', entry && entry.rx_bps, 'bit/s');
-    showFigure('rx-pps', entry && entry.rx_pps, 'packets/s');
+    showFigure('rx-bps', entry && entry.rx_bps, 'bit/s', 'bit/s');
+    showFigure('rx-pps', entry && entry.rx_pps, 'pps', 'packets/s');
 
     const status = $('status');
     if (!entry) {
@@ -116,8 +122,8 @@
       scales: { y: { range: (u, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: '#8b98a5', grid: { stroke: '#2d3a46' } },
-        { stroke: '#8b98a5', grid: { stroke: '#2d3a46' }, size: 90,
-          values: (u, splits) => splits.map((v) => scaled(v, 'bit/s').join(' ')) },
+        { stroke: '#8b98a5', grid: { stroke: '#2d3a46' }, size: 110,
+          values: (u, splits) => splits.map(axisBits) },
       ],
       series: [{}, { label: 'rx', stroke: '#4cc9f0', width: 2, fill: 'rgba(76,201,240,0.12)' }],
     };

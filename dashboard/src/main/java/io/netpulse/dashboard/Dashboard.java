@@ -15,6 +15,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,17 +62,17 @@ public final class Dashboard implements AutoCloseable {
         // classpath assets are unpacked here, not into a .vertx folder in the working directory
         .setFileCacheDir(Path.of(System.getProperty("java.io.tmpdir"), "netpulse-dashboard").toString())));
     RateStore store = new RateStore();
+    RateFeed feed = newFeed(config, store, vertx);
     DashboardVerticle verticle =
         new DashboardVerticle(config.bindHost(), config.port(), access, store, uplotRoot());
     try {
       vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture()
           .get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException | InterruptedException e) {
+      feed.close();
       vertx.close();
       throw startFailure(config, e instanceof ExecutionException ? e.getCause() : e);
     }
-    RateFeed feed = new RateFeed(config.bootstrapServers(), config.topics().rates(), store,
-        rate -> vertx.eventBus().publish(DashboardVerticle.RATES_ADDRESS, Json.text(rate)));
     feed.start();
     String urlHost = bind.isAnyLocalAddress() ? "127.0.0.1" : config.bindHost();
     Dashboard dashboard = new Dashboard(vertx, feed, urlHost, verticle.actualPort(), token);
@@ -112,6 +113,18 @@ public final class Dashboard implements AutoCloseable {
       LOG.warn("dashboard did not close cleanly: {}", e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  private static RateFeed newFeed(DashboardConfig config, RateStore store, Vertx vertx) {
+    try {
+      return new RateFeed(config.bootstrapServers(), config.topics().rates(), store,
+          rate -> vertx.eventBus().publish(DashboardVerticle.RATES_ADDRESS, Json.text(rate)));
+    } catch (KafkaException e) {
+      vertx.close();
+      Throwable reason = e.getCause() != null ? e.getCause() : e;
+      throw new DashboardStartException("dashboard cannot use Kafka bootstrap servers '"
+          + config.bootstrapServers() + "': " + reason.getMessage(), e);
     }
   }
 

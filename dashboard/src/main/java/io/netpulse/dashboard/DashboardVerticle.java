@@ -91,7 +91,11 @@ final class DashboardVerticle extends VerticleBase {
       return;
     }
     String window = ctx.request().getParam("window", "1s");
-    List<RateEvent> rates = store.history(new SeriesKey(host, ctx.request().getParam("iface"), metric, window));
+    String iface = ctx.request().getParam("iface");
+    List<RateEvent> rates = store.history(new SeriesKey(host, iface, metric, window));
+    if (rates.isEmpty() && "".equals(iface)) {
+      rates = store.history(new SeriesKey(host, null, metric, window)); // the page sends "" for no iface
+    }
     sendJson(ctx, rates);
   }
 

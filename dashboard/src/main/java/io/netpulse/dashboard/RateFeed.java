@@ -41,6 +41,7 @@ final class RateFeed implements AutoCloseable {
   private final CompletableFuture<Void> positioned = new CompletableFuture<>();
   private final Thread thread;
   private volatile boolean running = true;
+  private volatile boolean started;
 
   RateFeed(String bootstrapServers, String topic, RateStore store, Consumer<RateEvent> listener) {
     this.topic = topic;
@@ -62,6 +63,7 @@ final class RateFeed implements AutoCloseable {
   }
 
   void start() {
+    started = true;
     thread.start();
   }
 
@@ -118,6 +120,10 @@ final class RateFeed implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    if (!started) {
+      consumer.close(CloseOptions.timeout(Duration.ZERO)); // the poll thread would have closed it
+      return;
+    }
     consumer.wakeup();
     try {
       thread.join(5_000);
