@@ -34,6 +34,10 @@ class HostNetworkTest {
         assertThat(net.bridgeAddress()).isEqualTo(prefix(net) + "254");
         assertThat(net.subnet()).matches("198\\.18\\.\\d{1,3}\\.0/24");
         assertThat(ip("-n", h1.namespace(), "-o", "link", "show", "lo")).contains("UP");
+        // IPv4 in 198.18.0.0/15 only: no IPv6 address anywhere on this network
+        assertThat(ip("-n", h1.namespace(), "-6", "-o", "addr", "show")).isBlank();
+        assertThat(ip("-6", "-o", "addr", "show", "dev", net.bridge())).isBlank();
+        assertThat(ip("-6", "-o", "addr", "show", "dev", h1.bridgePort())).isBlank();
 
         Process tree = net.start(h1, List.of("sh", "-c", "sleep 300 & sleep 300 & wait"));
         // ip netns exec execs in place: the PID we track is the command itself, inside the namespace
