@@ -234,10 +234,20 @@ public final class HostNetwork implements AutoCloseable {
             attempt(failures, () -> IpTool.ip("netns", "del", ns));
             createdNamespaces.remove(ns);
         }
-        // deleting a namespace deletes its veth end and so the pair; delete the root end only if still there
+        // Deleting a namespace deletes its veth end and so the pair, but asynchronously (kernel workqueue): the root
+        // end may vanish between our check and our delete, which is success too.
         for (String link : new ArrayList<>(createdLinks)) {
-            if (Files.exists(Path.of("/sys/class/net", link))) {
-                attempt(failures, () -> IpTool.ip("link", "del", link));
+            Path sysfs = Path.of("/sys/class/net", link);
+            if (Files.exists(sysfs)) {
+                attempt(failures, () -> {
+                    try {
+                        IpTool.ip("link", "del", link);
+                    } catch (HostNetworkException e) {
+                        if (Files.exists(sysfs)) {
+                            throw e;
+                        }
+                    }
+                });
             }
             createdLinks.remove(link);
         }
