@@ -1,0 +1,43 @@
+package io.netpulse.processor.parse;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** All parsers by format name: what {@code netpulse parse --format} and the topology look up. */
+public final class Parsers {
+
+  private static final Map<String, OutputParser> BY_FORMAT = new LinkedHashMap<>();
+
+  static {
+    register(new SarDevParser());
+  }
+
+  private Parsers() {}
+
+  private static void register(OutputParser parser) {
+    BY_FORMAT.put(parser.format(), parser);
+  }
+
+  /** The parser for {@code format}; IllegalArgumentException naming the known formats if none. */
+  public static OutputParser forFormat(String format) {
+    OutputParser parser = format == null ? null : BY_FORMAT.get(format);
+    if (parser == null) {
+      throw new IllegalArgumentException(
+          "unknown format '" + format + "', known formats: " + String.join(", ", formats()));
+    }
+    return parser;
+  }
+
+  /** The single-line parser for a line's {@code source}, empty if that source needs whole outputs. */
+  public static Optional<LineParser> lineParser(String source) {
+    OutputParser parser = source == null ? null : BY_FORMAT.get(source);
+    return parser instanceof LineParser lp ? Optional.of(lp) : Optional.empty();
+  }
+
+  public static List<String> formats() {
+    return new ArrayList<>(BY_FORMAT.keySet());
+  }
+}
