@@ -56,6 +56,7 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     long t0 = System.nanoTime();
     ServerMain server = null;
     try {
+      QuestDbChatterFilter.install();
       QuestDbLogConfig.install(root);
       server = new ServerMain(new Bootstrap(new EmbeddedConfiguration(QuestDbSettings.env(port)),
           Bootstrap.getServerMainArgs(root.toString())));
