@@ -1,5 +1,6 @@
 package io.netpulse.launcher;
 
+import io.netpulse.launcher.cli.DashboardCommand;
 import io.netpulse.launcher.cli.DemoCommand;
 import io.netpulse.launcher.cli.NetpulseCommand;
 //TMP import io.netpulse.launcher.cli.ParseCommand;
@@ -20,6 +21,7 @@ public final class Main {
     CommandLine cli = new CommandLine(new NetpulseCommand())
         .addSubcommand(new DemoCommand())
         .addSubcommand(new ProcessorCommand())
+        .addSubcommand(new DashboardCommand())
         ;//TMP .addSubcommand(new ParseCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
