@@ -1,0 +1,244 @@
+package io.netpulse.common.embedded;
+
+import io.netpulse.common.Topics;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.Feature;
+import org.apache.kafka.server.common.MetadataVersion;
+
+/**
+ * A real single-node Kafka (KRaft, combined broker + controller) running in this JVM. Its log
+ * directory lives under the given data dir, so a restart on the same dir keeps the topics and
+ * their records.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+  private static final String CONTROLLER = "CONTROLLER";
+
+  private final KafkaRaftServer server;
+  private final String bootstrapServers;
+  private final Path logDir;
+  private boolean closed;
+
+  private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, Path logDir) {
+    this.server = server;
+    this.bootstrapServers = bootstrapServers;
+    this.logDir = logDir;
+  }
+
+  /**
+   * Formats the log dir if it is new and starts the broker.
+   *
+   * @param dataDir netpulse data dir; the broker uses {@code dataDir/kafka}
+   * @param port    client port on 127.0.0.1, 0 for a free one
+   */
+  public static EmbeddedKafka start(Path dataDir, int port) {
+    Path logDir = dataDir.resolve("kafka");
+    ensureWritable(dataDir);
+    ensureWritable(logDir);
+    int brokerPort = port == 0 ? freePort() : requireFreePort(port);
+    int controllerPort = freePort();
+    Properties props = brokerProperties(logDir, brokerPort, controllerPort);
+    KafkaConfig config = new KafkaConfig(props, false);
+    format(logDir, config);
+    KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+    try {
+      server.startup();
+    } catch (RuntimeException e) {
+      safeShutdown(server);
+      throw new EmbeddedStartException("embedded Kafka did not start in " + logDir + ": " + rootMessage(e), e);
+    }
+    EmbeddedKafka kafka = new EmbeddedKafka(server, "127.0.0.1:" + brokerPort, logDir);
+    kafka.awaitReady();
+    return kafka;
+  }
+
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  public Path logDir() {
+    return logDir;
+  }
+
+  /** Creates the topics of DESIGN §3 that do not exist yet; {@code results} is compacted. */
+  public void createTopics(Topics topics, int partitions) {
+    createTopics(bootstrapServers, topics, partitions, (short) 1);
+  }
+
+  /** Creates missing netpulse topics on any cluster; replication ≤ 0 means the broker's default. */
+  public static void createTopics(String bootstrapServers, Topics topics, int partitions, short replication) {
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+      Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+      List<NewTopic> missing = new ArrayList<>();
+      for (String name : topics.all()) {
+        if (existing.contains(name)) {
+          continue;
+        }
+        NewTopic topic = new NewTopic(name, java.util.Optional.of(partitions),
+            replication > 0 ? java.util.Optional.of(replication) : java.util.Optional.empty());
+        if (topics.isCompacted(name)) {
+          topic.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+        }
+        missing.add(topic);
+      }
+      if (!missing.isEmpty()) {
+        admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating topics", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException(
+          "cannot create topics on " + bootstrapServers + ": " + rootMessage(e), e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    safeShutdown(server);
+  }
+
+  private void awaitReady() {
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+      admin.describeCluster().nodes().get(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      close();
+      throw new EmbeddedStartException("interrupted while waiting for embedded Kafka", e);
+    } catch (ExecutionException | TimeoutException e) {
+      close();
+      throw new EmbeddedStartException("embedded Kafka did not become ready: " + rootMessage(e), e);
+    }
+  }
+
+  private static Properties brokerProperties(Path logDir, int brokerPort, int controllerPort) {
+    Properties p = new Properties();
+    p.put("process.roles", "broker,controller");
+    p.put("node.id", "1");
+    p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+    p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + "," + CONTROLLER + "://127.0.0.1:" + controllerPort);
+    p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+    p.put("controller.listener.names", CONTROLLER);
+    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER + ":PLAINTEXT");
+    p.put("inter.broker.listener.name", "PLAINTEXT");
+    p.put("log.dirs", logDir.toString());
+    // One broker: internal topics must live with one replica, or exactly-once Streams never starts.
+    p.put("offsets.topic.replication.factor", "1");
+    p.put("offsets.topic.num.partitions", "4");
+    p.put("transaction.state.log.replication.factor", "1");
+    p.put("transaction.state.log.min.isr", "1");
+    p.put("transaction.state.log.num.partitions", "4");
+    p.put("share.coordinator.state.topic.replication.factor", "1");
+    p.put("share.coordinator.state.topic.min.isr", "1");
+    p.put("min.insync.replicas", "1");
+    p.put("default.replication.factor", "1");
+    p.put("num.partitions", "1");
+    p.put("group.initial.rebalance.delay.ms", "0");
+    p.put("auto.create.topics.enable", "false");
+    // The cleaner's dedupe buffer is 128 MiB on heap by default: too much for a laptop-sized JVM.
+    p.put("log.cleaner.dedupe.buffer.size", String.valueOf(8L * 1024 * 1024));
+    p.put("log.cleaner.threads", "1");
+    p.put("num.network.threads", "2");
+    p.put("num.io.threads", "4");
+    p.put("log.retention.hours", "168");
+    p.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
+    return p;
+  }
+
+  private static void format(Path logDir, KafkaConfig config) {
+    if (Files.exists(logDir.resolve("meta.properties"))) {
+      return; // formatted by an earlier run: keep its data
+    }
+    try (PrintStream quiet = new PrintStream(OutputStream.nullOutputStream())) {
+      new Formatter()
+          .setPrintStream(quiet)
+          .setNodeId(1)
+          .setClusterId(Uuid.randomUuid().toString())
+          .setDirectories(List.of(logDir.toString()))
+          .setMetadataLogDirectory(logDir.toString())
+          .setControllerListenerName(CONTROLLER)
+          .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
+          .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
+          .setUnstableFeatureVersionsEnabled(false)
+          .setIgnoreFormatted(true)
+          .run();
+    } catch (Exception e) {
+      throw new EmbeddedStartException("cannot format Kafka storage in " + logDir + ": " + rootMessage(e), e);
+    }
+  }
+
+  static void ensureWritable(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new EmbeddedStartException(
+          "data dir " + dir + " cannot be created (" + rootMessage(e) + "); choose another with --data-dir", e);
+    }
+    if (!Files.isWritable(dir)) {
+      throw new EmbeddedStartException("data dir " + dir + " is not writable; choose another with --data-dir");
+    }
+  }
+
+  private static int requireFreePort(int port) {
+    try (ServerSocket s = new ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new InetSocketAddress("127.0.0.1", port));
+      return port;
+    } catch (IOException e) {
+      throw new EmbeddedStartException(
+          "port " + port + " on 127.0.0.1 is already in use; choose another with --kafka-port");
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new EmbeddedStartException("no free port on 127.0.0.1: " + e.getMessage(), e);
+    }
+  }
+
+  private static void safeShutdown(KafkaRaftServer server) {
+    try {
+      server.shutdown();
+      server.awaitShutdown();
+    } catch (RuntimeException ignored) {
+      // shutting down after a failed start: nothing more to release
+    }
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+}

@@ -1,0 +1,111 @@
+package io.netpulse.dashboard;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Debian's chromium, headless, started by us (so we hold its PID and stop it ourselves), with
+ * Debian's chromedriver attached through the DevTools port: nothing is downloaded.
+ */
+final class HeadlessChromium implements AutoCloseable {
+
+  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+  private final Process browser;
+  private final ChromeDriver driver;
+
+  private HeadlessChromium(Process browser, ChromeDriver driver) {
+    this.browser = browser;
+    this.driver = driver;
+  }
+
+  static boolean installed() {
+    return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+  }
+
+  static HeadlessChromium start(Path userDataDir, Path log) throws IOException, InterruptedException {
+    Process browser = new ProcessBuilder(List.of(CHROMIUM.toString(),
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+            "--user-data-dir=" + userDataDir, "--remote-debugging-address=127.0.0.1",
+            "--remote-debugging-port=0", "--window-size=1366,768", "about:blank"))
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+    try {
+      int devToolsPort = awaitDevToolsPort(userDataDir, browser);
+      System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString()); // never Selenium Manager
+      ChromeDriverService service = new ChromeDriverService.Builder()
+          .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
+          .usingAnyFreePort()
+          .build();
+      ChromeOptions options = new ChromeOptions();
+      options.setBinary(CHROMIUM.toString());
+      options.setExperimentalOption("debuggerAddress", "127.0.0.1:" + devToolsPort);
+      return new HeadlessChromium(browser, new ChromeDriver(service, options));
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      stop(browser);
+      throw e;
+    }
+  }
+
+  ChromeDriver driver() {
+    return driver;
+  }
+
+  long pid() {
+    return browser.pid();
+  }
+
+  /** Chromium writes its DevTools port to the first line of this file once it listens. */
+  private static int awaitDevToolsPort(Path userDataDir, Process browser)
+      throws IOException, InterruptedException {
+    Path file = userDataDir.resolve("DevToolsActivePort");
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!browser.isAlive()) {
+        throw new IOException("chromium exited with " + browser.exitValue() + " before listening");
+      }
+      if (Files.exists(file)) {
+        List<String> lines = Files.readAllLines(file);
+        if (!lines.isEmpty() && !lines.get(0).isBlank()) {
+          return Integer.parseInt(lines.get(0).trim());
+        }
+      }
+      Thread.sleep(100);
+    }
+    throw new IOException("chromium did not write " + file + " within 30 s");
+  }
+
+  @Override
+  public void close() {
+    try {
+      driver.quit(); // ends the chromedriver session and its process; the browser is ours to stop
+    } finally {
+      stop(browser);
+    }
+  }
+
+  /** Stops chromium by its PID, then any of its helper processes still alive, by theirs. */
+  private static void stop(Process browser) {
+    List<ProcessHandle> children = browser.descendants().toList();
+    browser.destroy();
+    try {
+      if (!browser.waitFor(10, TimeUnit.SECONDS)) {
+        browser.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+  }
+}

@@ -1,0 +1,27 @@
+package io.netpulse.launcher;
+
+import io.netpulse.launcher.cli.DemoCommand;
+import io.netpulse.launcher.cli.NetpulseCommand;
+//TMP import io.netpulse.launcher.cli.ParseCommand;
+import io.netpulse.launcher.cli.ProcessorCommand;
+import io.netpulse.launcher.cli.UserErrors;
+import picocli.CommandLine;
+
+/** Entry point of {@code bin/netpulse}: only wires the subcommands together. */
+public final class Main {
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new NetpulseCommand())
+        .addSubcommand(new DemoCommand())
+        .addSubcommand(new ProcessorCommand())
+        ;//TMP .addSubcommand(new ParseCommand());
+    cli.setExecutionExceptionHandler(UserErrors::handle);
+    return cli;
+  }
+}

@@ -1,0 +1,198 @@
+package io.netpulse.launcher.stack;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.embedded.EmbeddedQuestDb;
+import io.netpulse.dashboard.Dashboard;
+import io.netpulse.dashboard.DashboardConfig;
+import io.netpulse.launcher.cli.DashboardOptions;
+import io.netpulse.launcher.cli.PipelineOptions;
+import io.netpulse.launcher.cli.UserError;
+import io.netpulse.processor.ProcessorApp;
+import io.netpulse.processor.store.InfluxStore;
+import io.netpulse.processor.store.QuestDbStoreSchema;
+import io.netpulse.processor.store.RatesToStore;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * Kafka (embedded or external), the store (embedded QuestDB or external InfluxDB), the processor,
+ * the store writer and the dashboard, started in dependency order and closed in reverse.
+ */
+public final class PipelineStack implements AutoCloseable {
+
+  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final Topics topics;
+  private String bootstrapServers;
+  private String storeUrl;
+  private EmbeddedQuestDb questDb;
+  private Dashboard dashboard;
+  private boolean closed;
+
+  private PipelineStack(Topics topics) {
+    this.topics = topics;
+  }
+
+  /** Starts everything, or closes what had started and rethrows. */
+  public static PipelineStack start(PipelineOptions options, DashboardOptions dashboardOptions, PrintStream log) {
+    PipelineStack stack = new PipelineStack(options.topics());
+    try {
+      stack.startAll(options, dashboardOptions, log);
+      return stack;
+    } catch (RuntimeException e) {
+      stack.close();
+      throw e;
+    }
+  }
+
+  private void startAll(PipelineOptions o, DashboardOptions d, PrintStream log) {
+    long t0 = System.nanoTime();
+    java.util.function.Supplier<String> took =
+        () -> String.format(java.util.Locale.ROOT, " [%.1f s]", (System.nanoTime() - t0) / 1e9);
+    Path dataDir = o.dataDir.toAbsolutePath().normalize();
+    requireWritable(dataDir);
+    // The store does not need Kafka: start both at once to be ready sooner.
+    CompletableFuture<EmbeddedQuestDb> store = o.influxUrl == null
+        ? CompletableFuture.supplyAsync(() -> EmbeddedQuestDb.start(dataDir.resolve("questdb"), o.storePort))
+        : CompletableFuture.completedFuture(null);
+    try {
+      if (o.bootstrapServers == null) {
+        EmbeddedKafka kafka = EmbeddedKafka.start(dataDir, o.kafkaPort);
+        started.push(kafka);
+        bootstrapServers = kafka.bootstrapServers();
+        log.printf("kafka     embedded broker at %s (data in %s)%s%n", bootstrapServers, kafka.logDir(), took.get());
+      } else {
+        bootstrapServers = o.bootstrapServers;
+        requireReachable(bootstrapServers);
+        log.printf("kafka     %s%s%n", bootstrapServers, took.get());
+      }
+      EmbeddedKafka.createTopics(bootstrapServers, topics, o.partitions, (short) -1);
+    } finally {
+      // whatever happened to Kafka, the store must be closed with the rest
+      questDb = join(store);
+      if (questDb != null) {
+        started.push(questDb);
+      }
+    }
+    if (questDb != null) {
+      // InfluxDB overwrites a point written twice; make QuestDB do the same (replays after outages)
+      QuestDbStoreSchema.apply(questDb::sql);
+    }
+    storeUrl = questDb != null ? questDb.url() : o.influxUrl;
+    log.printf("store     %s%s%n", questDb != null
+        ? "embedded QuestDB at " + storeUrl + " (InfluxDB v2 write API, SQL at " + storeUrl + "/exec)"
+        : "InfluxDB at " + storeUrl, took.get());
+
+    ProcessorApp processor = ProcessorApp.start(bootstrapServers, topics, dataDir.resolve("streams"),
+        ProcessorApp.DEFAULT_APPLICATION_ID);
+    started.push(processor);
+
+    InfluxStore influx = new InfluxStore(storeUrl, o.influxToken(), o.influxOrg, o.influxBucket);
+    started.push(influx);
+    RatesToStore writer = new RatesToStore(bootstrapServers, topics, influx);
+    started.push(writer);
+    writer.start();
+
+    dashboard = Dashboard.start(new DashboardConfig(bootstrapServers, topics, d.host, d.port, d.token));
+    started.push(dashboard);
+
+    try {
+      if (!processor.awaitRunning(Duration.ofSeconds(60))) {
+        throw new UserError("the processor did not start within 60 s (state " + processor.state()
+            + "); check that Kafka at " + bootstrapServers + " is healthy", 1);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UserError("interrupted while starting", 1);
+    }
+    log.printf("processor running (Kafka Streams, exactly-once)%s%n", took.get());
+  }
+
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  public Topics topics() {
+    return topics;
+  }
+
+  public String storeUrl() {
+    return storeUrl;
+  }
+
+  /** The embedded store, or null when writing to an external InfluxDB. */
+  public EmbeddedQuestDb questDb() {
+    return questDb;
+  }
+
+  public Dashboard dashboard() {
+    return dashboard;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    while (!started.isEmpty()) {
+      AutoCloseable c = started.pop();
+      try {
+        c.close();
+      } catch (Exception e) {
+        System.err.println("netpulse: while stopping " + c.getClass().getSimpleName() + ": " + e.getMessage());
+      }
+    }
+  }
+
+  private static void requireWritable(Path dataDir) {
+    try {
+      Files.createDirectories(dataDir);
+    } catch (IOException e) {
+      throw new UserError("data dir " + dataDir + " cannot be created (" + e.getMessage()
+          + "); choose another with --data-dir");
+    }
+    if (!Files.isWritable(dataDir)) {
+      throw new UserError("data dir " + dataDir + " is not writable; choose another with --data-dir");
+    }
+  }
+
+  private static void requireReachable(String bootstrapServers) {
+    try (Admin admin = Admin.create(Map.of(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000))) {
+      admin.describeCluster().nodes().get(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UserError("interrupted while connecting to Kafka");
+    } catch (ExecutionException | TimeoutException | org.apache.kafka.common.KafkaException e) {
+      throw new UserError("cannot reach Kafka at " + bootstrapServers
+          + " within 10 s; check --bootstrap-servers (or leave it out to use the embedded broker)");
+    }
+  }
+
+  private static <T> T join(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+}

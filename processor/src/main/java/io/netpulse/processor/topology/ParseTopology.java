@@ -1,0 +1,107 @@
+package io.netpulse.processor.topology;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.DeadLetter;
+import io.netpulse.common.event.LineEvent;
+import io.netpulse.common.event.Sample;
+import io.netpulse.common.json.Json;
+import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.parse.LineParser;
+import io.netpulse.processor.parse.ParseContext;
+import io.netpulse.processor.parse.ParseError;
+import io.netpulse.processor.parse.ParseResult;
+import io.netpulse.processor.parse.Parsers;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+
+/**
+ * {@code lines} → {@code samples}, keyed by host. A line no parser understands goes to {@code dlq}
+ * whole, with the reason, so nothing is lost and a parser fix can replay it. Values are read as
+ * raw bytes so that even a record that is not JSON reaches the DLQ instead of stopping the app.
+ */
+public final class ParseTopology {
+
+  private final Topics topics;
+
+  public ParseTopology(Topics topics) {
+    this.topics = topics;
+  }
+
+  /** Adds the parse step to {@code builder} and returns the stream of samples it produces. */
+  public KStream<String, Sample> build(StreamsBuilder builder) {
+    KStream<String, Outcome> outcomes =
+        builder.stream(topics.lines(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("lines"))
+            .flatMapValues((host, raw) -> parse(host, raw), Named.as("parse-lines"));
+
+    outcomes.filter((k, o) -> o.deadLetter() != null, Named.as("unparsed"))
+        .mapValues(Outcome::deadLetter)
+        .to(topics.dlq(), Produced.with(Serdes.String(), JsonSerde.of(DeadLetter.class)));
+
+    KStream<String, Sample> samples =
+        outcomes.filter((k, o) -> o.sample() != null, Named.as("parsed")).mapValues(Outcome::sample);
+    samples.to(topics.samples(), Produced.with(Serdes.String(), JsonSerde.of(Sample.class)));
+    return samples;
+  }
+
+  /** Standalone topology of this step alone, for tests and for running it on its own. */
+  public org.apache.kafka.streams.Topology build() {
+    StreamsBuilder builder = new StreamsBuilder();
+    build(builder);
+    return builder.build();
+  }
+
+  private List<Outcome> parse(String key, byte[] raw) {
+    LineEvent line;
+    try {
+      line = Json.read(raw, LineEvent.class);
+    } catch (IOException | RuntimeException e) {
+      return List.of(dead(key, raw, "not a line event: " + firstLine(e.getMessage())));
+    }
+    if (line == null || line.line() == null || line.source() == null || line.host() == null) {
+      return List.of(dead(key, raw, "line event lacks one of host, source, line"));
+    }
+    Optional<LineParser> parser = Parsers.lineParser(line.source());
+    if (parser.isEmpty()) {
+      return List.of(dead(key, raw, "no line parser for source '" + line.source() + "'"));
+    }
+    ParseResult result;
+    try {
+      result = parser.get().parseLine(line.line(), 0, ParseContext.streamed(line.ts()));
+    } catch (RuntimeException e) { // parsers must not throw; if one does, keep the line anyway
+      return List.of(dead(key, raw, "parser " + line.source() + " failed: " + e));
+    }
+    List<Outcome> out = new ArrayList<>(result.samples().size() + result.errors().size());
+    for (Sample s : result.samples()) {
+      out.add(new Outcome(s.withOrigin(line.host(), line.run(), line.source()), null));
+    }
+    for (ParseError error : result.errors()) {
+      out.add(dead(key, raw, line.source() + " seq " + line.seq() + ": " + error.describe()));
+    }
+    return out;
+  }
+
+  private Outcome dead(String key, byte[] raw, String reason) {
+    String value = raw == null ? null : new String(raw, StandardCharsets.UTF_8);
+    return new Outcome(null, DeadLetter.of(topics.lines(), key, value, reason, System.currentTimeMillis()));
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "unreadable";
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  /** Either a sample or a dead letter: one parse step, two destinations. */
+  record Outcome(Sample sample, DeadLetter deadLetter) {}
+}

@@ -1,0 +1,71 @@
+package io.netpulse.processor.topology;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.Sample;
+import io.netpulse.common.json.JsonSerde;
+import java.time.Duration;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.Windowed;
+
+/**
+ * {@code samples} → {@code rates}: per host/iface/metric, the mean, min, max and count of the
+ * per-second samples in 1-second tumbling windows of the samples' own time. Summary samples
+ * (sar's {@code Average:} rows) are the tool's whole-run figure, not a per-second value, and are
+ * left out.
+ */
+public final class RateTopology {
+
+  /** Per-second samplers print each row up to a second late; allow a few seconds of disorder. */
+  public static final Duration DEFAULT_GRACE = Duration.ofSeconds(5);
+
+  private final Topics topics;
+  private final Duration grace;
+
+  public RateTopology(Topics topics) {
+    this(topics, DEFAULT_GRACE);
+  }
+
+  public RateTopology(Topics topics, Duration grace) {
+    this.topics = topics;
+    this.grace = grace;
+  }
+
+  public Topology build() {
+    StreamsBuilder builder = new StreamsBuilder();
+    build(builder);
+    return builder.build();
+  }
+
+  public void build(StreamsBuilder builder) {
+    KStream<String, Sample> samples = builder.stream(topics.samples(),
+        Consumed.with(Serdes.String(), JsonSerde.of(Sample.class))
+            .withTimestampExtractor(new SampleTimestampExtractor())
+            .withName("samples"));
+    samples
+        .filter((host, s) -> s != null && !s.summary() && Double.isFinite(s.value()), Named.as("per-second"))
+        .groupBy((host, s) -> s.seriesKey(),
+            Grouped.with("by-series", Serdes.String(), JsonSerde.of(Sample.class)))
+        .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofSeconds(1), grace))
+        .aggregate(WindowStats::empty, (series, s, stats) -> stats.add(s),
+            Named.as("rate-1s"),
+            Materialized.<String, WindowStats, org.apache.kafka.streams.state.WindowStore<
+                    org.apache.kafka.common.utils.Bytes, byte[]>>as("rates-1s")
+                .withKeySerde(Serdes.String())
+                .withValueSerde(JsonSerde.of(WindowStats.class)))
+        .toStream(Named.as("rates-1s-changes"))
+        .map((Windowed<String> w, WindowStats stats) ->
+            KeyValue.pair(w.key(), stats.toRate("1s", w.window().start(), w.window().end())))
+        .to(topics.rates(), Produced.with(Serdes.String(), JsonSerde.of(RateEvent.class)));
+  }
+}

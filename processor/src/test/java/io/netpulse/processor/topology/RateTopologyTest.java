@@ -1,0 +1,108 @@
+package io.netpulse.processor.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.Sample;
+import io.netpulse.common.json.JsonSerde;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class RateTopologyTest {
+
+  private static final Topics TOPICS = Topics.defaults();
+  private static final long T0 = 1_796_014_834_000L; // a whole second
+
+  private TopologyTestDriver driver;
+  private TestInputTopic<String, Sample> samples;
+  private TestOutputTopic<String, RateEvent> rates;
+
+  @BeforeEach
+  void setUp() {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "rate-test");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update visible
+    driver = new TopologyTestDriver(new RateTopology(TOPICS, Duration.ofSeconds(2)).build(), props);
+    samples = driver.createInputTopic(TOPICS.samples(), Serdes.String().serializer(),
+        JsonSerde.of(Sample.class).serializer());
+    rates = driver.createOutputTopic(TOPICS.rates(), Serdes.String().deserializer(),
+        JsonSerde.of(RateEvent.class).deserializer());
+  }
+
+  @AfterEach
+  void tearDown() {
+    driver.close();
+  }
+
+  private static Sample sample(String metric, double value, long ts) {
+    return Sample.of(metric, value, "bit/s", "eth0", ts).withOrigin("sut", null, "sar-dev");
+  }
+
+  /** Last update per series/window, as a downstream compaction would keep. */
+  private Map<String, RateEvent> latest() {
+    Map<String, RateEvent> m = new LinkedHashMap<>();
+    for (var kv : rates.readKeyValuesToList()) {
+      m.put(kv.key + "@" + kv.value.windowStart(), kv.value);
+    }
+    return m;
+  }
+
+  @Test
+  void meanMinMaxCountPerSeriesAndSecondOfTheSamplesOwnTime() {
+    // record timestamps are the receive time, a second later: windows must follow the sample ts
+    samples.pipeInput("sut", sample("rx_bps", 100, T0 + 100), T0 + 1100);
+    samples.pipeInput("sut", sample("rx_bps", 300, T0 + 900), T0 + 1900);
+    samples.pipeInput("sut", sample("rx_bps", 50, T0 + 1000), T0 + 2000);
+    samples.pipeInput("sut", sample("tx_bps", 7, T0 + 500), T0 + 1500);
+    Map<String, RateEvent> out = latest();
+    RateEvent first = out.get("sut/eth0/rx_bps@" + T0);
+    assertThat(first.mean()).isEqualTo(200.0);
+    assertThat(first.min()).isEqualTo(100.0);
+    assertThat(first.max()).isEqualTo(300.0);
+    assertThat(first.count()).isEqualTo(2);
+    assertThat(first.windowEnd()).isEqualTo(T0 + 1000);
+    assertThat(first.window()).isEqualTo("1s");
+    assertThat(first.unit()).isEqualTo("bit/s");
+    assertThat(first.host()).isEqualTo("sut");
+    assertThat(first.iface()).isEqualTo("eth0");
+    assertThat(out.get("sut/eth0/rx_bps@" + (T0 + 1000)).mean()).isEqualTo(50.0);
+    assertThat(out.get("sut/eth0/tx_bps@" + T0).mean()).isEqualTo(7.0);
+  }
+
+  @Test
+  void outOfOrderWithinGraceCountsAndLaterThanGraceIsDropped() {
+    samples.pipeInput("sut", sample("rx_pps", 10, T0 + 10));
+    samples.pipeInput("sut", sample("rx_pps", 20, T0 + 1010));
+    samples.pipeInput("sut", sample("rx_pps", 30, T0 + 20)); // late but within 2 s grace
+    Map<String, RateEvent> out = latest();
+    assertThat(out.get("sut/eth0/rx_pps@" + T0).mean()).isEqualTo(20.0);
+    assertThat(out.get("sut/eth0/rx_pps@" + T0).count()).isEqualTo(2);
+    samples.pipeInput("sut", sample("rx_pps", 40, T0 + 5010)); // stream time moves past the grace
+    samples.pipeInput("sut", sample("rx_pps", 99, T0 + 30)); // too late: window closed
+    out = latest();
+    assertThat(out).doesNotContainKey("sut/eth0/rx_pps@" + T0);
+    assertThat(out.get("sut/eth0/rx_pps@" + (T0 + 5000)).mean()).isEqualTo(40.0);
+  }
+
+  @Test
+  void summaryRowsAreNotPerSecondValues() {
+    samples.pipeInput("sut", sample("rx_bps", 1e9, T0 + 100).asSummary());
+    samples.pipeInput("sut", sample("rx_bps", 5, T0 + 200));
+    List<RateEvent> out = rates.readValuesToList();
+    assertThat(out).hasSize(1);
+    assertThat(out.get(0).mean()).isEqualTo(5.0);
+  }
+}
