@@ -3,7 +3,7 @@ package io.netpulse.launcher;
 import io.netpulse.launcher.cli.DashboardCommand;
 import io.netpulse.launcher.cli.DemoCommand;
 import io.netpulse.launcher.cli.NetpulseCommand;
-//TMP import io.netpulse.launcher.cli.ParseCommand;
+import io.netpulse.launcher.cli.ParseCommand;
 import io.netpulse.launcher.cli.ProcessorCommand;
 import io.netpulse.launcher.cli.UserErrors;
 import picocli.CommandLine;
@@ -22,7 +22,7 @@ public final class Main {
         .addSubcommand(new DemoCommand())
         .addSubcommand(new ProcessorCommand())
         .addSubcommand(new DashboardCommand())
-        ;//TMP .addSubcommand(new ParseCommand());
+        .addSubcommand(new ParseCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
   }
