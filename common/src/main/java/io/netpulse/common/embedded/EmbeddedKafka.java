@@ -1,11 +1,8 @@
 package io.netpulse.common.embedded;
 
 import io.netpulse.common.Topics;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,10 +53,10 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public static EmbeddedKafka start(Path dataDir, int port) {
     Path logDir = dataDir.resolve("kafka");
-    ensureWritable(dataDir);
-    ensureWritable(logDir);
-    int brokerPort = port == 0 ? freePort() : requireFreePort(port);
-    int controllerPort = freePort();
+    LocalResources.requireWritableDir(dataDir);
+    LocalResources.requireWritableDir(logDir);
+    int brokerPort = LocalResources.requireFreePort(port, "--kafka-port");
+    int controllerPort = LocalResources.freePort();
     Properties props = brokerProperties(logDir, brokerPort, controllerPort);
     KafkaConfig config = new KafkaConfig(props, false);
     format(logDir, config);
@@ -191,37 +188,6 @@ public final class EmbeddedKafka implements AutoCloseable {
           .run();
     } catch (Exception e) {
       throw new EmbeddedStartException("cannot format Kafka storage in " + logDir + ": " + rootMessage(e), e);
-    }
-  }
-
-  static void ensureWritable(Path dir) {
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new EmbeddedStartException(
-          "data dir " + dir + " cannot be created (" + rootMessage(e) + "); choose another with --data-dir", e);
-    }
-    if (!Files.isWritable(dir)) {
-      throw new EmbeddedStartException("data dir " + dir + " is not writable; choose another with --data-dir");
-    }
-  }
-
-  private static int requireFreePort(int port) {
-    try (ServerSocket s = new ServerSocket()) {
-      s.setReuseAddress(true);
-      s.bind(new InetSocketAddress("127.0.0.1", port));
-      return port;
-    } catch (IOException e) {
-      throw new EmbeddedStartException(
-          "port " + port + " on 127.0.0.1 is already in use; choose another with --kafka-port");
-    }
-  }
-
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new EmbeddedStartException("no free port on 127.0.0.1: " + e.getMessage(), e);
     }
   }
 

@@ -4,10 +4,6 @@ import io.questdb.Bootstrap;
 import io.questdb.PropBootstrapConfiguration;
 import io.questdb.ServerMain;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +21,8 @@ import org.slf4j.LoggerFactory;
  * across restarts.
  */
 public final class EmbeddedQuestDb implements AutoCloseable {
+
+  private static final String STORE_PORT_OPTION = "--store-port";
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedQuestDb.class);
   private static final String LOOPBACK = "127.0.0.1";
@@ -51,8 +49,8 @@ public final class EmbeddedQuestDb implements AutoCloseable {
    */
   public static EmbeddedQuestDb start(Path rootDir, int httpPort) {
     Path root = rootDir.toAbsolutePath().normalize();
-    requireWritable(root);
-    int port = httpPort == 0 ? freePort() : requireFreePort(httpPort);
+    LocalResources.requireWritableDir(root);
+    int port = LocalResources.requireFreePort(httpPort, STORE_PORT_OPTION);
     long t0 = System.nanoTime();
     ServerMain server = null;
     try {
@@ -68,8 +66,8 @@ public final class EmbeddedQuestDb implements AutoCloseable {
         server.close(); // release what did start (threads, files) before reporting
       }
       // A port grabbed between our check and QuestDB's bind shows up here too.
-      if (!isFree(port)) {
-        throw portInUse(port);
+      if (!LocalResources.isFree(port)) {
+        throw LocalResources.portInUse(port, STORE_PORT_OPTION);
       }
       throw new EmbeddedStartException("embedded QuestDB failed to start in " + root + ": " + e.getMessage(), e);
     }
@@ -110,52 +108,9 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     }
   }
 
-  private static void requireWritable(Path root) {
-    try {
-      Files.createDirectories(root);
-      // isWritable() says yes to root on read-only mounts, so actually write.
-      Path probe = Files.createTempFile(root, ".netpulse-probe", ".tmp");
-      Files.delete(probe);
-    } catch (IOException | SecurityException e) {
-      throw notWritable(root);
-    }
-  }
-
   private static EmbeddedStartException notWritable(Path root) {
     return new EmbeddedStartException(
         "data dir " + root + " is not writable; choose another with --data-dir");
-  }
-
-  private static EmbeddedStartException portInUse(int port) {
-    return new EmbeddedStartException(
-        "port " + port + " on " + LOOPBACK + " is already in use; choose another with --store-port");
-  }
-
-  private static int requireFreePort(int port) {
-    if (port < 0 || port > 65535) {
-      throw new EmbeddedStartException("store port " + port + " is not a TCP port (1-65535); choose another with --store-port");
-    }
-    if (!isFree(port)) {
-      throw portInUse(port);
-    }
-    return port;
-  }
-
-  private static boolean isFree(int port) {
-    try (ServerSocket socket = new ServerSocket()) {
-      socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
-      return true;
-    } catch (IOException e) { // BindException when taken
-      return false;
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new EmbeddedStartException("no free TCP port on " + LOOPBACK + ": " + e.getMessage(), e);
-    }
   }
 
   /** QuestDB's bootstrap with our settings only (no process environment) and no web console files. */

@@ -38,8 +38,14 @@ public final class DemoCommand implements Callable<Integer> {
       throw new UserError("--rate must be a positive number of bit/s, got " + rate);
     }
     long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
-    PipelineStack stack = PipelineStack.start(pipeline, dashboard, out);
-    Demo demo = new Demo(stack, out);
+    Demo demo = new Demo(out); // test hosts are made while the pipeline starts
+    PipelineStack stack;
+    try {
+      stack = PipelineStack.start(pipeline, dashboard, out);
+    } catch (RuntimeException e) {
+      demo.close();
+      throw e;
+    }
     Thread hook = new Thread(() -> {
       demo.requestStop();
       demo.close();
@@ -47,7 +53,7 @@ public final class DemoCommand implements Callable<Integer> {
     }, "netpulse-demo-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      demo.start(rate);
+      demo.start(stack, rate);
       double readySeconds = (System.currentTimeMillis() - jvmStart) / 1000.0;
       out.printf(Locale.ROOT, "dashboard %s%n", stack.dashboard().url());
       out.printf(Locale.ROOT, "ready in %.1f s%s%n", readySeconds,

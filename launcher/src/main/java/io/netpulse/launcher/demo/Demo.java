@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -20,8 +22,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Demo implements AutoCloseable {
 
-  private final PipelineStack stack;
   private final PrintStream out;
+  private final CompletableFuture<TrafficSetup> hosts;
+  private PipelineStack stack;
   private final CountDownLatch stopRequested = new CountDownLatch(1);
   private TrafficSetup traffic;
   private KafkaLineSink sink;
@@ -30,14 +33,17 @@ public final class Demo implements AutoCloseable {
   private long trafficStartMs;
   private boolean closed;
 
-  public Demo(PipelineStack stack, PrintStream out) {
-    this.stack = stack;
+  /** Starts setting up the test hosts at once, in the background, while the pipeline starts. */
+  public Demo(PrintStream out) {
     this.out = out;
+    this.hosts = CompletableFuture.supplyAsync(
+        () -> HostNetwork.supported() ? new NamespaceTraffic() : new LoopbackTraffic());
   }
 
-  /** Sets up hosts, the sampler and the live view, then starts the traffic. */
-  public void start(long bitsPerSecond) throws IOException {
-    traffic = HostNetwork.supported() ? new NamespaceTraffic() : new LoopbackTraffic();
+  /** Starts the sampler and the live view on the running pipeline, then the traffic. */
+  public void start(PipelineStack pipeline, long bitsPerSecond) throws IOException {
+    this.stack = pipeline;
+    traffic = joinHosts();
     String run = "demo-" + UUID.randomUUID().toString().substring(0, 8);
     sink = new KafkaLineSink(stack.bootstrapServers(), stack.topics().lines());
     sampler = new ProcessLineSource(traffic.host(), "sar-dev", run,
@@ -110,12 +116,28 @@ public final class Demo implements AutoCloseable {
     return mean;
   }
 
+  private TrafficSetup joinHosts() {
+    try {
+      return hosts.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
   @Override
   public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
+    if (traffic == null) {
+      // the pipeline failed to start while the hosts were being made: wait for them, then remove
+      try {
+        traffic = hosts.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (Exception e) {
+        out.println("netpulse: test hosts were not made: " + e.getMessage());
+      }
+    }
     for (AutoCloseable c : new AutoCloseable[] {traffic, sampler, sink, view}) {
       if (c != null) {
         try {

@@ -3,6 +3,7 @@ package io.netpulse.launcher.stack;
 import io.netpulse.common.Topics;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.embedded.EmbeddedQuestDb;
+import io.netpulse.common.embedded.LocalResources;
 import io.netpulse.dashboard.Dashboard;
 import io.netpulse.dashboard.DashboardConfig;
 import io.netpulse.launcher.cli.DashboardOptions;
@@ -12,9 +13,7 @@ import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.store.InfluxStore;
 import io.netpulse.processor.store.QuestDbStoreSchema;
 import io.netpulse.processor.store.RatesToStore;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -63,7 +62,7 @@ public final class PipelineStack implements AutoCloseable {
     java.util.function.Supplier<String> took =
         () -> String.format(java.util.Locale.ROOT, " [%.1f s]", (System.nanoTime() - t0) / 1e9);
     Path dataDir = o.dataDir.toAbsolutePath().normalize();
-    requireWritable(dataDir);
+    LocalResources.requireWritableDir(dataDir);
     // The store does not need Kafka: start both at once to be ready sooner.
     CompletableFuture<EmbeddedQuestDb> store = o.influxUrl == null
         ? CompletableFuture.supplyAsync(() -> EmbeddedQuestDb.start(dataDir.resolve("questdb"), o.storePort))
@@ -155,18 +154,6 @@ public final class PipelineStack implements AutoCloseable {
       } catch (Exception e) {
         System.err.println("netpulse: while stopping " + c.getClass().getSimpleName() + ": " + e.getMessage());
       }
-    }
-  }
-
-  private static void requireWritable(Path dataDir) {
-    try {
-      Files.createDirectories(dataDir);
-    } catch (IOException e) {
-      throw new UserError("data dir " + dataDir + " cannot be created (" + e.getMessage()
-          + "); choose another with --data-dir");
-    }
-    if (!Files.isWritable(dataDir)) {
-      throw new UserError("data dir " + dataDir + " is not writable; choose another with --data-dir");
     }
   }
 

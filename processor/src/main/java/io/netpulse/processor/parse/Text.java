@@ -1,6 +1,5 @@
 package io.netpulse.processor.parse;
 
-import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.regex.Pattern;
 
