@@ -55,9 +55,14 @@ public final class DryRun {
           p.irqAffinity() == null ? "" : ", IRQs matching '" + p.irqAffinity().match() + "' bound to CPUs "
               + p.irqAffinity().firstCpu() + " step " + p.irqAffinity().cpuStep() + " (restored afterwards)");
       for (ResultRule r : p.results()) {
-        out.printf("  result %s [%s] = %s of %s %s%s%n", r.metric(), r.unit(), r.combine().name().toLowerCase(
-            java.util.Locale.ROOT).replace('_', ' '), r.source(), r.sampleMetric(),
-            (r.host() == null ? "" : " on " + r.host()) + (r.iface() == null ? "" : " " + r.iface()));
+        String from = r.source() + " " + r.sampleMetric()
+            + (r.host() == null ? "" : " on " + r.host()) + (r.iface() == null ? "" : " " + r.iface());
+        out.printf("  result %s [%s] = %s%n", r.metric(), r.unit(), switch (r.combine()) {
+          case MEAN_OF_SAMPLES -> "mean of " + from + " over the measuring phase";
+          case SUM_OVER_INSTANCES -> "sum over instances of " + from;
+          case PRINTED -> from + " as the tool prints it";
+          case MAX_OF_SAMPLES -> "largest " + from + " once it stops rising";
+        });
       }
       for (int rep = 1; rep <= t.repetitions(); rep++) {
         out.printf("  repetition %d/%d%n", rep, t.repetitions());

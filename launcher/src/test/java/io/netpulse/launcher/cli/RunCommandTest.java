@@ -43,7 +43,7 @@ class RunCommandTest {
         .contains("    peer     client  netperf -H 198.18.0.2 -t TCP_STREAM -l 35 -p 5008 -D 1 -- -m 1440")
         .contains("    sut      sampler env LC_ALL=C S_TIME_FORMAT=ISO sar -n DEV 1")
         .contains("    peer     client  (after stage 1) env LC_ALL=C ping -c 10 198.18.0.2")
-        .contains("  result rx_bps [bit/s] = mean of samples of sar-dev rx_bps on sut eth0");
+        .contains("  result rx_bps [bit/s] = mean of sar-dev rx_bps on sut eth0 over the measuring phase");
     // 10 tests × 3 repetitions
     assertThat(r.out().lines().filter(l -> l.startsWith("  repetition ")).count()).isEqualTo(30);
     // new_connections: 64 netservers and 64 netperfs, in each of the 3 repetitions
