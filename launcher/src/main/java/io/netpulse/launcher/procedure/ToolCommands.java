@@ -5,9 +5,13 @@ final class ToolCommands {
 
   private ToolCommands() {}
 
-  /** {@code sar -n DEV 1} until stopped, in the C locale with ISO times so the parser sees one format. */
+  /**
+   * {@code sar -n DEV 1} until stopped, in the C locale with ISO times in UTC: one format for the
+   * parser, and clock times that need no guess about the host's time zone.
+   */
   static RemoteCommand sarDev() {
-    return RemoteCommand.of("sar", "-n", "DEV", "1").withEnv("LC_ALL", "C").withEnv("S_TIME_FORMAT", "ISO");
+    return RemoteCommand.of("sar", "-n", "DEV", "1").withEnv("LC_ALL", "C").withEnv("S_TIME_FORMAT", "ISO")
+        .withEnv("TZ", "UTC");
   }
 
   /** {@code ss -s} every second until stopped (a fixed script: no plan value in it). */

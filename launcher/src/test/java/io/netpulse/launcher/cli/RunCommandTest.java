@@ -41,7 +41,7 @@ class RunCommandTest {
         .contains("SUT facts assumed: interface eth0, 4 queues")
         .contains("test 3 (rx_bandwidth): 8 stream(s), tools run 35s")
         .contains("    peer     client  netperf -H 198.18.0.2 -t TCP_STREAM -l 35 -p 5008 -D 1 -- -m 1440")
-        .contains("    sut      sampler env LC_ALL=C S_TIME_FORMAT=ISO sar -n DEV 1")
+        .contains("    sut      sampler env LC_ALL=C S_TIME_FORMAT=ISO TZ=UTC sar -n DEV 1")
         .contains("    peer     client  (after stage 1) env LC_ALL=C ping -c 10 198.18.0.2")
         .contains("  result rx_bps [bit/s] = mean of sar-dev rx_bps on sut eth0 over the measuring phase");
     // 10 tests × 3 repetitions

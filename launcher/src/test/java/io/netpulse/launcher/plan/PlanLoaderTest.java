@@ -215,4 +215,26 @@ class PlanLoaderTest {
     assertThat(errorsOf(HOSTS + "tests: [ { type: rx_pps, peer: sut } ]\n")).containsExactly(
         "plan.yaml:5:10: test 1 (rx_pps): sut and peer are both 'sut', expected two different hosts");
   }
+
+  /** The plan reference (examples/README.md) names every key and type the loader accepts. */
+  @Test
+  void everyKeyIsDocumented() throws Exception {
+    String doc = java.nio.file.Files.readString(EXAMPLES.resolve("README.md"));
+    List<String> keys = new java.util.ArrayList<>();
+    keys.addAll(PlanLoader.PLAN_KEYS);
+    keys.addAll(PlanLoader.HOST_KEYS);
+    PlanLoader.STEADY_KEYS.forEach(k -> keys.add("steady." + k));
+    PlanLoader.PREPARE_KEYS.forEach(k -> keys.add("prepare." + k));
+    keys.addAll(PlanLoader.IRQ_KEYS);
+    for (TestType t : TestType.values()) {
+      keys.add(t.yamlName());
+      keys.addAll(t.keys());
+    }
+    for (Tool tool : List.of(Tool.IPERF3, Tool.NETPERF, Tool.NETPULSE, Tool.C1000K)) {
+      keys.add(tool.yamlName());
+    }
+    for (String key : keys) {
+      assertThat(doc).as("README documents %s", key).containsPattern("[`| ]" + java.util.regex.Pattern.quote(key) + "[`| ]");
+    }
+  }
 }

@@ -70,7 +70,7 @@ class ProceduresTest {
     assertThat(rendered(p.servers())).last().isEqualTo("sut: netserver -D -p 5008");
     assertThat(rendered(p.clients())).hasSize(8).first()
         .isEqualTo("peer: netperf -H 198.18.0.2 -t TCP_STREAM -l 300 -p 5001 -D 1 -- -m 1440");
-    assertThat(rendered(p.samplers())).containsExactly("sut: env LC_ALL=C S_TIME_FORMAT=ISO sar -n DEV 1");
+    assertThat(rendered(p.samplers())).containsExactly("sut: env LC_ALL=C S_TIME_FORMAT=ISO TZ=UTC sar -n DEV 1");
     assertThat(p.results()).containsExactly(
         new ResultRule("rx_bps", "bit/s", "sar-dev", "rx_bps", "sut", "eth0", Combine.MEAN_OF_SAMPLES));
   }

@@ -92,7 +92,7 @@ class RemoteCommandTest {
     assertThat(RemoteCommand.quote("")).isEqualTo("''");
     assertThat(RemoteCommand.quote("it's")).isEqualTo("'it'\\''s'");
     assertThat(RemoteCommand.quote("a b")).isEqualTo("'a b'");
-    assertThat(ToolCommands.sarDev().render()).isEqualTo("env LC_ALL=C S_TIME_FORMAT=ISO sar -n DEV 1");
+    assertThat(ToolCommands.sarDev().render()).isEqualTo("env LC_ALL=C S_TIME_FORMAT=ISO TZ=UTC sar -n DEV 1");
   }
 
   @Test
