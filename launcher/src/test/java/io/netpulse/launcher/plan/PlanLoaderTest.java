@@ -225,7 +225,7 @@ class PlanLoaderTest {
     keys.addAll(PlanLoader.HOST_KEYS);
     PlanLoader.STEADY_KEYS.forEach(k -> keys.add("steady." + k));
     PlanLoader.PREPARE_KEYS.forEach(k -> keys.add("prepare." + k));
-    keys.addAll(PlanLoader.IRQ_KEYS);
+    PlanLoader.IRQ_KEYS.forEach(k -> keys.add("irq_affinity." + k));
     for (TestType t : TestType.values()) {
       keys.add(t.yamlName());
       keys.addAll(t.keys());
