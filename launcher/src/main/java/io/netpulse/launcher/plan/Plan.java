@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** A validated plan: every host a test names exists, every default applied. */
+/** A validated plan: every host a test names exists, every default applied; {@code source} is the file as named. */
 public record Plan(
     Path source,
     String name,

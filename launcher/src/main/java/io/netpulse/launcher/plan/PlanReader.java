@@ -231,6 +231,20 @@ final class PlanReader {
     return out;
   }
 
+  /** {@code irq_affinity: { match, first_cpu, cpu_step }} under {@code parent}, or null. */
+  IrqAffinity irqAffinity(MapNode parent, String where) {
+    Node n = value(parent, "irq_affinity");
+    MapNode m = n == null ? null : mapping(n, where + " irq_affinity");
+    if (m == null) {
+      return null;
+    }
+    String w = where + " irq_affinity";
+    onlyKeys(m, PlanLoader.IRQ_KEYS, w);
+    String match = text(required(m, "match", w, "the /proc/interrupts name of the NIC's queues, e.g. virtio2-input"),
+        w + " match");
+    return new IrqAffinity(match, integer(m, "first_cpu", w, 0, 0, 8191), integer(m, "cpu_step", w, 2, 1, 8191));
+  }
+
   /** A text with where it was, for checks that come later (host references). */
   record Located(String text, Location at) {}
 }

@@ -36,6 +36,7 @@ class PlanLoaderTest {
   void issueFourPlanLoadsWithSeedDefaults() throws Exception {
     Plan plan = PlanLoader.load(EXAMPLES.resolve("xlarge-vs-xlarge.yaml"));
     assertThat(plan.name()).isEqualTo("xlarge-vs-xlarge");
+    assertThat(plan.source()).isEqualTo(EXAMPLES.resolve("xlarge-vs-xlarge.yaml"));
     assertThat(plan.repetitions()).isEqualTo(3);
     assertThat(plan.stop()).isEqualTo(StopMode.STEADY);
     assertThat(plan.warmup()).isEqualTo(Duration.ofSeconds(5));
