@@ -77,9 +77,11 @@ final class TestReader {
     String rate = type == TestType.IPERF_BANDWIDTH ? rate(m, where) : null;
     Integer request = type == TestType.TCP_RR ? r.integer(m, "request", where, 1, 1, 65507) : null;
     Integer response = type == TestType.TCP_RR ? r.integer(m, "response", where, 1, 1, 65507) : null;
-    List<String> clients = hostRefs(m, "clients", where, type, peer);
-    List<String> senders = type == TestType.HIGH_PPS ? hostRefs(m, "senders", where, type, peer) : null;
     String server = type == TestType.UDP_STREAM ? serverRef(m, where, sut) : null;
+    // the far ends of the traffic: never the host they send to (the SUT, or udp_stream's server)
+    String receiver = type == TestType.UDP_STREAM ? server : sut;
+    List<String> clients = hostRefs(m, "clients", where, type, peer, receiver);
+    List<String> senders = type == TestType.HIGH_PPS ? hostRefs(m, "senders", where, type, peer, receiver) : null;
     boolean reverse = type == TestType.UDP_STREAM && r.bool(m, "reverse", where, false);
     IrqAffinity irq = type == TestType.HIGH_PPS ? readIrq(m, where) : null;
     String c1000kDir = type == TestType.CONCURRENT_CONNECTIONS ? r.text(m, "c1000k_dir", where, "c1000k") : null;
@@ -134,7 +136,7 @@ final class TestReader {
     return null;
   }
 
-  private List<String> hostRefs(MapNode m, String key, String where, TestType type, String peer) {
+  private List<String> hostRefs(MapNode m, String key, String where, TestType type, String peer, String target) {
     boolean accepts = type.accepts(key);
     if (!accepts) {
       return null;
@@ -150,7 +152,9 @@ final class TestReader {
     List<String> names = new ArrayList<>();
     for (Located l : refs) {
       String name = known(l.text(), l.at(), where + " " + key);
-      if (name != null) {
+      if (name != null && name.equals(target)) {
+        r.error(l.at(), where + " " + key + " lists '" + name + "', the host they send to; expected other hosts");
+      } else if (name != null) {
         names.add(name);
       }
     }

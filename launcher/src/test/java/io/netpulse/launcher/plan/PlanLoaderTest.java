@@ -183,7 +183,7 @@ class PlanLoaderTest {
         steady: { window: 2m, spread: 3%, rise: 0.25 }
         prepare: { nofile: 15000000, nr_open: 15000000, file_max: 15000000, irq_affinity: { match: virtio2-input } }
         tests:
-          - { type: high_pps, senders: [peer, sut], duration: 1h, irq_affinity: { match: eth0-rx, first_cpu: 1 } }
+          - { type: high_pps, senders: [peer], duration: 1h, irq_affinity: { match: eth0-rx, first_cpu: 1 } }
         """);
     assertThat(plan.warmup()).isEqualTo(Duration.ofMillis(500));
     assertThat(plan.stop()).isEqualTo(StopMode.FIXED);
@@ -191,7 +191,7 @@ class PlanLoaderTest {
     assertThat(plan.prepare()).isEqualTo(new PrepareSpec(15_000_000L, 15_000_000L, 15_000_000L,
         new IrqAffinity("virtio2-input", 0, 2)));
     TestSpec t = plan.tests().get(0);
-    assertThat(t.senders()).containsExactly("peer", "sut");
+    assertThat(t.senders()).containsExactly("peer");
     assertThat(t.duration()).isEqualTo(Duration.ofHours(1));
     assertThat(t.irqAffinity()).isEqualTo(new IrqAffinity("eth0-rx", 1, 2));
     assertThat(t.streams()).isEqualTo(Streams.of(64));
@@ -237,5 +237,18 @@ class PlanLoaderTest {
     for (String key : keys) {
       assertThat(doc).as("README documents %s", key).containsPattern("[`| ]" + java.util.regex.Pattern.quote(key) + "[`| ]");
     }
+  }
+
+  @Test
+  void trafficNeverComesFromTheHostItGoesTo() {
+    assertThat(errorsOf(HOSTS + """
+        tests:
+          - { type: udp_stream, clients: [peer, sut] }
+          - { type: high_pps, senders: [sut] }
+          - { type: tcp_rr, clients: [peer], sut: peer }
+        """)).containsExactly(
+        "plan.yaml:6:41: test 1 (udp_stream) clients lists 'sut', the host they send to; expected other hosts",
+        "plan.yaml:7:33: test 2 (high_pps) senders lists 'sut', the host they send to; expected other hosts",
+        "plan.yaml:8:31: test 3 (tcp_rr) clients lists 'peer', the host they send to; expected other hosts");
   }
 }
