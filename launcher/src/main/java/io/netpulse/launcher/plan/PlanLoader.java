@@ -48,6 +48,9 @@ public final class PlanLoader {
     String text;
     try {
       text = Files.readString(planFile, StandardCharsets.UTF_8);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new PlanException(List.of(new PlanError(planFile.toString(), 1, 1,
+          "the plan is not UTF-8 text, expected a YAML file in UTF-8")));
     } catch (IOException | java.io.UncheckedIOException e) {
       throw new PlanException(List.of(new PlanError(planFile.toString(), 1, 1,
           "cannot read the plan: " + e.getMessage() + ", expected a readable YAML file")));

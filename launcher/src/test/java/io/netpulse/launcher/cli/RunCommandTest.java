@@ -104,6 +104,15 @@ class RunCommandTest {
   }
 
   @Test
+  void binaryPlanFileIsAClearError(@TempDir Path dir) throws Exception {
+    Path plan = dir.resolve("plan.yaml");
+    Files.write(plan, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
+    Run r = run("run", plan.toString(), "--dry-run");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).startsWith(plan + ":1:1: the plan is not UTF-8 text, expected a YAML file in UTF-8");
+  }
+
+  @Test
   void autoStreamsNeedQueuesInADryRun() {
     Run r = run("run", EXAMPLE, "--dry-run");
     assertThat(r.exit()).isEqualTo(2);
