@@ -5,6 +5,7 @@ import io.netpulse.launcher.cli.DemoCommand;
 import io.netpulse.launcher.cli.NetpulseCommand;
 import io.netpulse.launcher.cli.ParseCommand;
 import io.netpulse.launcher.cli.ProcessorCommand;
+import io.netpulse.launcher.cli.RunCommand;
 import io.netpulse.launcher.cli.UserErrors;
 import picocli.CommandLine;
 
@@ -22,7 +23,8 @@ public final class Main {
         .addSubcommand(new DemoCommand())
         .addSubcommand(new ProcessorCommand())
         .addSubcommand(new DashboardCommand())
-        .addSubcommand(new ParseCommand());
+        .addSubcommand(new ParseCommand())
+        .addSubcommand(new RunCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
   }

@@ -1,0 +1,267 @@
+package io.netpulse.launcher.plan;
+
+import io.netpulse.launcher.plan.PlanReader.Located;
+import io.netpulse.launcher.plan.YamlTree.Location;
+import io.netpulse.launcher.plan.YamlTree.MapNode;
+import io.netpulse.launcher.plan.YamlTree.Node;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** Reads one test of a plan: its type decides the keys it accepts and the seeds' defaults. */
+final class TestReader {
+
+  private static final Pattern RATE = Pattern.compile("\\d+(\\.\\d+)?[KMGkmg]?");
+  private static final int MAX_PORT = 65535;
+
+  private final PlanReader r;
+  private final int index;
+  private final Map<String, HostSpec> hosts;
+  private final int planRepetitions;
+  private final Duration planWarmup;
+
+  TestReader(PlanReader r, int index, Map<String, HostSpec> hosts, int repetitions, Duration warmup) {
+    this.r = r;
+    this.index = index;
+    this.hosts = hosts;
+    this.planRepetitions = repetitions;
+    this.planWarmup = warmup;
+  }
+
+  TestSpec read(Node node) {
+    String where = "test " + index;
+    MapNode m = r.mapping(node, where);
+    if (m == null) {
+      return null;
+    }
+    Node typeNode = r.required(m, "type", where, "one of: " + String.join(", ", TestType.yamlNames()));
+    if (typeNode == null) {
+      return null;
+    }
+    TestType type = r.choice(m, "type", where, null, TestType.yamlNames(), TestType::fromYaml);
+    if (type == null) {
+      return null;
+    }
+    where = "test " + index + " (" + type.yamlName() + ")";
+    r.onlyKeys(m, type.keys(), where);
+    String name = r.text(m, "name", where, type.yamlName());
+    Duration duration = r.duration(m, "duration", where, defaultDuration(type), false);
+    Duration warmup = r.duration(m, "warmup", where, planWarmup, true);
+    int repetitions = r.integer(m, "repetitions", where, planRepetitions, 1, 1000);
+    String sut = hostRef(m, "sut", where, true);
+    String peer = hostRef(m, "peer", where, needsPeer(type, m));
+    if (sut != null && sut.equals(peer) && needsPeer(type, m)) {
+      r.error(m.at(), where + ": sut and peer are both '" + sut + "', expected two different hosts");
+    }
+    Streams streams = streams(m, type, where);
+    Tool tool = tool(m, type, where);
+    Integer message = r.integer(m, "message", where, defaultMessage(type, tool), 1, 65507);
+    Integer port = r.integer(m, "port", where, defaultPort(type, tool), 1, MAX_PORT);
+    Integer portStep = type == TestType.CONCURRENT_CONNECTIONS ? r.integer(m, "port_step", where, 2000, 1, MAX_PORT) : null;
+    Integer listeners = type == TestType.CONCURRENT_CONNECTIONS ? r.integer(m, "listeners", where, 32, 1, MAX_PORT) : null;
+    if (port != null && listeners != null && (long) port + (long) (listeners - 1) * portStep > MAX_PORT) {
+      r.error(m.at(), where + ": ports " + port + " + " + (listeners - 1) + " × " + portStep
+          + " go past 65535, expected fewer listeners or a smaller port_step");
+    }
+    if (port != null && streams != null && !streams.isAuto() && usesPortPerStream(type)
+        && (long) port + streams.fixed() - 1 > MAX_PORT) {
+      r.error(m.at(), where + ": ports " + port + ".." + (port + streams.fixed() - 1)
+          + " go past 65535, expected a lower port or fewer streams");
+    }
+    Integer pingCount = type == TestType.LATENCY
+        ? r.integer(m, "ping_count", where, (int) Durations.ceilSeconds(duration), 1, 1_000_000) : null;
+    Long target = type == TestType.CONCURRENT_CONNECTIONS ? r.wholeLong(m, "target", where, 1_000_000L, 1) : null;
+    String rate = type == TestType.IPERF_BANDWIDTH ? rate(m, where) : null;
+    Integer request = type == TestType.TCP_RR ? r.integer(m, "request", where, 1, 1, 65507) : null;
+    Integer response = type == TestType.TCP_RR ? r.integer(m, "response", where, 1, 1, 65507) : null;
+    String server = type == TestType.UDP_STREAM ? serverRef(m, where, sut) : null;
+    // the far ends of the traffic: never the host they send to (the SUT, or udp_stream's server)
+    String receiver = type == TestType.UDP_STREAM ? server : sut;
+    List<String> clients = hostRefs(m, "clients", where, type, peer, receiver);
+    List<String> senders = type == TestType.HIGH_PPS ? hostRefs(m, "senders", where, type, peer, receiver) : null;
+    boolean reverse = type == TestType.UDP_STREAM && r.bool(m, "reverse", where, false);
+    IrqAffinity irq = type == TestType.HIGH_PPS ? readIrq(m, where) : null;
+    String c1000kDir = type == TestType.CONCURRENT_CONNECTIONS ? r.text(m, "c1000k_dir", where, "c1000k") : null;
+    return new TestSpec(index, type, name, duration, warmup, repetitions, sut, peer, streams, tool, message,
+        request, response, port, portStep, listeners, pingCount, target, rate, clients, senders, server,
+        reverse, irq, c1000kDir);
+  }
+
+  private IrqAffinity readIrq(MapNode m, String where) {
+    return r.irqAffinity(m, where);
+  }
+
+  private static boolean needsPeer(TestType type, MapNode m) {
+    // udp_stream names its clients; high_pps its senders; tcp_rr and concurrent_connections may name clients
+    return switch (type) {
+      case UDP_STREAM -> false;
+      case HIGH_PPS -> !m.entries().containsKey("senders");
+      case TCP_RR, CONCURRENT_CONNECTIONS -> !m.entries().containsKey("clients");
+      default -> true;
+    };
+  }
+
+  private static boolean usesPortPerStream(TestType type) {
+    return switch (type) {
+      case RX_BANDWIDTH, TX_BANDWIDTH, RX_PPS, TX_PPS, NEW_CONNECTIONS, HIGH_PPS -> true;
+      default -> false;
+    };
+  }
+
+  private String hostRef(MapNode m, String key, String where, boolean needed) {
+    Node n = r.value(m, key);
+    if (n == null) {
+      if (needed && !hosts.isEmpty() && !hosts.containsKey(key)) {
+        r.error(m.at(), where + " needs a host '" + key + "': name one in hosts '" + key
+            + "' or set " + key + ": HOST on the test (hosts: " + String.join(", ", hosts.keySet()) + ")");
+        return null;
+      }
+      return needed || hosts.containsKey(key) ? key : null;
+    }
+    String name = r.text(n, where + " " + key);
+    return name == null ? null : known(name, n.at(), where + " " + key);
+  }
+
+  private String known(String name, Location at, String what) {
+    if (hosts.containsKey(name)) {
+      return name;
+    }
+    String near = Suggestions.closest(name, hosts.keySet());
+    r.error(at, what + " refers to host '" + Addresses.printable(name) + "', which is not in hosts"
+        + (near != null ? ", did you mean '" + near + "'?" : ",")
+        + " expected one of: " + String.join(", ", hosts.keySet()));
+    return null;
+  }
+
+  private List<String> hostRefs(MapNode m, String key, String where, TestType type, String peer, String target) {
+    boolean accepts = type.accepts(key);
+    if (!accepts) {
+      return null;
+    }
+    List<Located> refs = r.texts(m, key, where);
+    if (refs == null) {
+      if (type == TestType.UDP_STREAM) {
+        r.error(m.at(), where + " has no 'clients', expected a list of host names that send, e.g. clients: [peer]");
+        return List.of();
+      }
+      return peer == null ? List.of() : List.of(peer);
+    }
+    List<String> names = new ArrayList<>();
+    for (Located l : refs) {
+      String name = known(l.text(), l.at(), where + " " + key);
+      if (name != null && name.equals(target)) {
+        r.error(l.at(), where + " " + key + " lists '" + name + "', the host they send to; expected other hosts");
+      } else if (name != null) {
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  private String serverRef(MapNode m, String where, String sut) {
+    Node n = r.value(m, "server");
+    if (n == null) {
+      return sut;
+    }
+    String name = r.text(n, where + " server");
+    return name == null ? null : known(name, n.at(), where + " server");
+  }
+
+  private Streams streams(MapNode m, TestType type, String where) {
+    if (!type.accepts("streams")) {
+      return null;
+    }
+    int perQueue = type.accepts("streams_per_queue")
+        ? r.integer(m, "streams_per_queue", where, type == TestType.IPERF_BANDWIDTH ? 1 : 2, 1, 64) : 0;
+    Node n = r.value(m, "streams");
+    if (n == null) {
+      return switch (type) {
+        case NEW_CONNECTIONS -> Streams.of(256);
+        case TCP_RR -> Streams.of(300);
+        case HIGH_PPS -> Streams.of(64);
+        default -> Streams.auto(perQueue);
+      };
+    }
+    if (n instanceof YamlTree.ScalarNode s && "auto".equals(s.text()) && perQueue > 0) {
+      return Streams.auto(perQueue);
+    }
+    Long v = n instanceof YamlTree.ScalarNode s && s.token() == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT
+        ? r.whole(n, where + " streams", 1, 65535) : null;
+    if (v == null) {
+      if (!(n instanceof YamlTree.ScalarNode s && s.token() == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT)) {
+        r.error(n.at(), where + " streams is " + n.kind() + ", expected "
+            + (perQueue > 0 ? "auto or " : "") + "a whole number from 1 to 65535");
+      }
+      return perQueue > 0 ? Streams.auto(perQueue) : Streams.of(1);
+    }
+    return Streams.of(v.intValue());
+  }
+
+  private Tool tool(MapNode m, TestType type, String where) {
+    List<Tool> choices = switch (type) {
+      case RX_PPS, TX_PPS -> List.of(Tool.IPERF3, Tool.NETPERF);
+      case CONCURRENT_CONNECTIONS -> List.of(Tool.NETPULSE, Tool.C1000K);
+      default -> List.of();
+    };
+    Tool fallback = switch (type) {
+      case LATENCY -> Tool.QPERF;
+      case SOCKPERF_LATENCY, HIGH_PPS -> Tool.SOCKPERF;
+      case IPERF_BANDWIDTH -> Tool.IPERF;
+      case RX_PPS, TX_PPS -> Tool.IPERF3;
+      case CONCURRENT_CONNECTIONS -> Tool.NETPULSE;
+      default -> Tool.NETPERF;
+    };
+    if (choices.isEmpty()) {
+      return fallback;
+    }
+    return r.choice(m, "tool", where, fallback, choices.stream().map(Tool::yamlName).toList(),
+        s -> Tool.valueOf(s.toUpperCase(Locale.ROOT)));
+  }
+
+  private String rate(MapNode m, String where) {
+    String rate = r.text(m, "rate", where, "2048M");
+    if (rate != null && !RATE.matcher(rate).matches()) {
+      r.error(r.value(m, "rate").at(), where + " rate is '" + Addresses.printable(rate)
+          + "', expected a bit rate such as 2048M, 10G or 0 (unlimited)");
+      return "2048M";
+    }
+    return rate;
+  }
+
+  private static Duration defaultDuration(TestType type) {
+    return switch (type) {
+      case CONCURRENT_CONNECTIONS -> Duration.ofSeconds(60);
+      case NEW_CONNECTIONS, TCP_RR, UDP_STREAM -> Duration.ofSeconds(20);
+      case LATENCY, SOCKPERF_LATENCY -> Duration.ofSeconds(10);
+      default -> Duration.ofSeconds(30);
+    };
+  }
+
+  private static Integer defaultMessage(TestType type, Tool tool) {
+    return switch (type) {
+      case LATENCY, NEW_CONNECTIONS -> 64;
+      case SOCKPERF_LATENCY, HIGH_PPS -> 14;
+      case RX_BANDWIDTH, TX_BANDWIDTH -> 1440;
+      case RX_PPS, TX_PPS -> tool == Tool.NETPERF ? 1 : 64;
+      case UDP_STREAM -> 1;
+      default -> null;
+    };
+  }
+
+  private static Integer defaultPort(TestType type, Tool tool) {
+    return switch (type) {
+      case LATENCY -> 19765; // qperf's own default listen port
+      case SOCKPERF_LATENCY -> 11111; // sockperf's default
+      case RX_BANDWIDTH, TX_BANDWIDTH, IPERF_BANDWIDTH -> 5001;
+      case RX_PPS, TX_PPS -> tool == Tool.NETPERF ? 16001 : 5001;
+      case HIGH_PPS -> 6666;
+      case NEW_CONNECTIONS -> 9001;
+      case CONCURRENT_CONNECTIONS -> 2000;
+      case TCP_RR -> 12865; // netserver's default port
+      case UDP_STREAM -> 11256;
+    };
+  }
+}

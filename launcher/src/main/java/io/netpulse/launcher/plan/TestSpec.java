@@ -1,0 +1,48 @@
+package io.netpulse.launcher.plan;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One test of a plan with every default applied. Fields a test type does not use are null
+ * (see {@link TestType} for which keys each type accepts). Host fields hold host names of the plan.
+ *
+ * @param index 1-based position in the plan's {@code tests}
+ * @param streams parallel instances (per sender for high_pps)
+ * @param messageBytes netperf -m / iperf3 -l / qperf -m / sockperf -m, or netperf -r for TCP_CRR
+ * @param port first port; instance i uses {@code port + i} (concurrent_connections: {@code + i × portStep})
+ * @param target concurrent connections to open in total
+ * @param rate iperf -b value, e.g. {@code 2048M}
+ */
+public record TestSpec(
+    int index,
+    TestType type,
+    String name,
+    Duration duration,
+    Duration warmup,
+    int repetitions,
+    String sut,
+    String peer,
+    Streams streams,
+    Tool tool,
+    Integer messageBytes,
+    Integer requestBytes,
+    Integer responseBytes,
+    Integer port,
+    Integer portStep,
+    Integer listeners,
+    Integer pingCount,
+    Long target,
+    String rate,
+    List<String> clients,
+    List<String> senders,
+    String server,
+    boolean reverse,
+    IrqAffinity irqAffinity,
+    String c1000kDir) {
+
+  /** "test 3 (rx_bandwidth)" or "test 3 (name)", for messages. */
+  public String label() {
+    return "test " + index + " (" + name + ")";
+  }
+}

@@ -1,0 +1,37 @@
+package io.netpulse.launcher.procedure;
+
+import io.netpulse.launcher.plan.TestSpec;
+import io.netpulse.launcher.plan.TestType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Seed 000 RX/TX bandwidth: one {@code netserver -p P} per stream on the receiver and
+ * {@code netperf -H receiver -t TCP_STREAM -l D -p P -- -m 1440} per stream on the sender. In RX the
+ * SUT receives; in TX the SUT sends and the netservers run on the peer. Result: sar rx/txkB/s on the
+ * SUT, as bit/s (kB = 1024 bytes), mean over the measuring phase.
+ */
+final class BandwidthProcedure implements Procedure {
+
+  @Override
+  public TestProcedure build(ProcedureContext c) {
+    TestSpec t = c.test();
+    boolean rx = t.type() == TestType.RX_BANDWIDTH;
+    String receiver = rx ? t.sut() : t.peer();
+    String sender = rx ? t.peer() : t.sut();
+    int streams = c.streams();
+    List<HostCommand> servers = new ArrayList<>();
+    List<HostCommand> clients = new ArrayList<>();
+    for (int i = 0; i < streams; i++) {
+      int port = c.port(i);
+      servers.add(HostCommand.server(receiver, "netserver", i, ToolCommands.netserver(port)));
+      clients.add(HostCommand.client(sender, "netperf", i, ToolCommands.netperf(c.address(receiver), "TCP_STREAM",
+          c.sampledSeconds(), port, "-m", t.messageBytes())));
+    }
+    String metric = rx ? "rx_bps" : "tx_bps";
+    return new TestProcedure(t, streams, c.sampledSeconds(),
+        List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), servers, clients,
+        List.of(new ResultRule(metric, "bit/s", "sar-dev", metric, t.sut(), c.sut().iface(), Combine.MEAN_OF_SAMPLES)),
+        null);
+  }
+}

@@ -1,0 +1,141 @@
+package io.netpulse.launcher.procedure;
+
+import io.netpulse.launcher.plan.Durations;
+import io.netpulse.launcher.plan.HostSpec;
+import io.netpulse.launcher.plan.Plan;
+import io.netpulse.launcher.plan.PrepareSpec;
+import io.netpulse.launcher.plan.TestSpec;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a plan would start, per test and repetition, with {@code sut} standing in for what the run
+ * reads from the SUT. Built without touching any host.
+ */
+public final class DryRun {
+
+  private final Plan plan;
+  private final SutFacts sut;
+  private final List<TestProcedure> procedures;
+
+  /** @throws IllegalArgumentException when a test cannot be built for these facts (e.g. ports past 65535) */
+  public DryRun(Plan plan, SutFacts sut) {
+    this.plan = plan;
+    this.sut = sut;
+    List<TestProcedure> built = new ArrayList<>();
+    for (TestSpec t : plan.tests()) {
+      built.add(Procedures.build(plan, t, sut));
+    }
+    this.procedures = List.copyOf(built);
+  }
+
+  public List<TestProcedure> procedures() {
+    return procedures;
+  }
+
+  public void printText(PrintWriter out) {
+    out.printf("plan %s: %d tests, stop: %s, warm-up %s%n", plan.name(), plan.tests().size(),
+        plan.stop().name().toLowerCase(java.util.Locale.ROOT)
+            + (plan.stop() == io.netpulse.launcher.plan.StopMode.STEADY
+                ? " (window " + Durations.format(plan.steady().window()) + ", spread " + plan.steady().spreadPercent()
+                    + " %, rise " + plan.steady().risePercent() + " %)" : ""),
+        Durations.format(plan.warmup()));
+    out.printf("SUT facts assumed: interface %s, %d queues%n", sut.iface(), sut.queues());
+    for (HostSpec h : plan.hosts().values()) {
+      out.printf("host %-8s %s@%s port %d%s%n", h.name(), h.user(), h.address(), h.port(),
+          h.acceptNewHostKeys() ? " (accepts a new host key)" : "");
+    }
+    out.println("prepare: " + describe(plan.prepare()));
+    for (TestProcedure p : procedures) {
+      TestSpec t = p.test();
+      out.printf("%n%s: %d stream(s), tools run %ds%s%n", t.label(), p.streams(), p.toolSeconds(),
+          p.irqAffinity() == null ? "" : ", IRQs matching '" + p.irqAffinity().match() + "' bound to CPUs "
+              + p.irqAffinity().firstCpu() + " step " + p.irqAffinity().cpuStep() + " (restored afterwards)");
+      for (ResultRule r : p.results()) {
+        String from = r.source() + " " + r.sampleMetric()
+            + (r.host() == null ? "" : " on " + r.host()) + (r.iface() == null ? "" : " " + r.iface());
+        out.printf("  result %s [%s] = %s%n", r.metric(), r.unit(), switch (r.combine()) {
+          case MEAN_OF_SAMPLES -> "mean of " + from + " over the measuring phase";
+          case SUM_OVER_INSTANCES -> "sum over instances of " + from;
+          case PRINTED -> from + " as the tool prints it";
+          case MAX_OF_SAMPLES -> "largest " + from + " once it stops rising";
+        });
+      }
+      for (int rep = 1; rep <= t.repetitions(); rep++) {
+        out.printf("  repetition %d/%d%n", rep, t.repetitions());
+        for (HostCommand c : p.commands()) {
+          out.printf("    %-8s %-7s %s%s%n", c.host(), c.role().name().toLowerCase(java.util.Locale.ROOT),
+              c.stage() > 1 ? "(after stage " + (c.stage() - 1) + ") " : "", c.command().render());
+        }
+      }
+    }
+    out.flush();
+  }
+
+  /** One entry per test and repetition, for {@code --output json}. */
+  public List<Map<String, Object>> toJson() {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (TestProcedure p : procedures) {
+      TestSpec t = p.test();
+      for (int rep = 1; rep <= t.repetitions(); rep++) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("plan", plan.name());
+        m.put("test", t.name());
+        m.put("index", t.index());
+        m.put("type", t.type().yamlName());
+        m.put("repetition", rep);
+        m.put("repetitions", t.repetitions());
+        m.put("streams", p.streams());
+        m.put("tool_seconds", p.toolSeconds());
+        m.put("duration_ms", t.duration().toMillis());
+        m.put("warmup_ms", t.warmup().toMillis());
+        m.put("stop", plan.stop().name().toLowerCase(java.util.Locale.ROOT));
+        List<Map<String, Object>> commands = new ArrayList<>();
+        for (HostCommand c : p.commands()) {
+          Map<String, Object> cm = new LinkedHashMap<>();
+          cm.put("host", c.host());
+          cm.put("address", plan.host(c.host()).address());
+          cm.put("role", c.role().name().toLowerCase(java.util.Locale.ROOT));
+          cm.put("tool", c.tool());
+          cm.put("instance", c.instance());
+          cm.put("stage", c.stage());
+          cm.put("env", c.command().env());
+          cm.put("argv", c.command().argv());
+          cm.put("shell", c.command().render());
+          commands.add(cm);
+        }
+        m.put("commands", commands);
+        m.put("results", p.results());
+        if (p.irqAffinity() != null) {
+          m.put("irq_affinity", p.irqAffinity());
+        }
+        out.add(m);
+      }
+    }
+    return out;
+  }
+
+  private static String describe(PrepareSpec p) {
+    if (p.isEmpty()) {
+      return "none";
+    }
+    List<String> parts = new ArrayList<>();
+    if (p.nofile() != null) {
+      parts.add("nofile " + p.nofile() + " for started processes");
+    }
+    if (p.nrOpen() != null) {
+      parts.add("fs.nr_open " + p.nrOpen());
+    }
+    if (p.fileMax() != null) {
+      parts.add("fs.file-max " + p.fileMax());
+    }
+    if (p.irqAffinity() != null) {
+      parts.add("IRQs matching '" + p.irqAffinity().match() + "' to CPUs " + p.irqAffinity().firstCpu() + " step "
+          + p.irqAffinity().cpuStep());
+    }
+    return String.join(", ", parts) + " (restored after the run)";
+  }
+}

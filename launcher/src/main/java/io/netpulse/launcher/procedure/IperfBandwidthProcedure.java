@@ -1,0 +1,25 @@
+package io.netpulse.launcher.procedure;
+
+import io.netpulse.launcher.plan.TestSpec;
+import java.util.List;
+
+/**
+ * Seed 002 bandwidth: {@code iperf -s} on the SUT, {@code iperf -c SUT -b 2048M -t D -P queues} on the
+ * peer. Result: sar rxkB/s on the SUT as bit/s; iperf's own SUM line as a cross-check.
+ */
+final class IperfBandwidthProcedure implements Procedure {
+
+  @Override
+  public TestProcedure build(ProcedureContext c) {
+    TestSpec t = c.test();
+    int streams = c.streams();
+    HostCommand server = HostCommand.server(t.sut(), "iperf", 0, RemoteCommand.of("iperf", "-s", "-p", t.port()));
+    HostCommand client = HostCommand.client(t.peer(), "iperf", 0, RemoteCommand.of("iperf", "-c", c.address(t.sut()),
+        "-p", t.port(), "-b", t.rate(), "-t", c.sampledSeconds(), "-P", streams));
+    return new TestProcedure(t, streams, c.sampledSeconds(),
+        List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), List.of(server), List.of(client),
+        List.of(new ResultRule("rx_bps", "bit/s", "sar-dev", "rx_bps", t.sut(), c.sut().iface(), Combine.MEAN_OF_SAMPLES),
+            new ResultRule("iperf_bps", "bit/s", "iperf", "sender_bps", t.peer(), null, Combine.PRINTED)),
+        null);
+  }
+}

@@ -1,0 +1,28 @@
+package io.netpulse.launcher.procedure;
+
+import io.netpulse.launcher.plan.TestSpec;
+import java.util.List;
+
+/**
+ * Seed 000: {@code qperf} server on the SUT, {@code qperf SUT -t D tcp_lat udp_lat -m 64 -vvu} on the
+ * peer, then {@code ping SUT -c N}; results are the printed {@code latency =} and ping's rtt avg.
+ */
+final class LatencyProcedure implements Procedure {
+
+  @Override
+  public TestProcedure build(ProcedureContext c) {
+    TestSpec t = c.test();
+    String sut = c.address(t.sut());
+    int port = t.port();
+    HostCommand server = HostCommand.server(t.sut(), "qperf", 0, RemoteCommand.of("qperf", "-lp", port));
+    HostCommand qperf = HostCommand.client(t.peer(), "qperf", 0, RemoteCommand.of("qperf", sut, "-lp", port,
+        "-t", c.printedSeconds(), "tcp_lat", "udp_lat", "-m", t.messageBytes(), "-vvu"));
+    // after qperf, as in the seed, so that the two do not disturb each other's round trips
+    HostCommand ping = HostCommand.client(t.peer(), "ping", 0,
+        RemoteCommand.of("ping", "-c", t.pingCount(), sut).withEnv("LC_ALL", "C")).inStage(2);
+    return new TestProcedure(t, 1, c.printedSeconds(), List.of(), List.of(server), List.of(qperf, ping), List.of(
+        new ResultRule("tcp_latency", "us", "qperf", "tcp_lat_us", t.peer(), null, Combine.PRINTED),
+        new ResultRule("udp_latency", "us", "qperf", "udp_lat_us", t.peer(), null, Combine.PRINTED),
+        new ResultRule("ping_latency", "ms", "ping", "rtt_avg_ms", t.peer(), null, Combine.PRINTED)), null);
+  }
+}

@@ -1,0 +1,31 @@
+package io.netpulse.launcher.procedure;
+
+import io.netpulse.launcher.plan.TestSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Seed 000 new connections: {@code netserver -p P} for P in 9001.. on the SUT and
+ * {@code netperf -H SUT -t TCP_CRR -l D -p P -- -r 64} per port on the peer; the per-instance
+ * Trans. Rate figures are summed.
+ */
+final class NewConnectionsProcedure implements Procedure {
+
+  @Override
+  public TestProcedure build(ProcedureContext c) {
+    TestSpec t = c.test();
+    int streams = c.streams();
+    List<HostCommand> servers = new ArrayList<>();
+    List<HostCommand> clients = new ArrayList<>();
+    for (int i = 0; i < streams; i++) {
+      int port = c.port(i);
+      servers.add(HostCommand.server(t.sut(), "netserver", i, ToolCommands.netserver(port)));
+      clients.add(HostCommand.client(t.peer(), "netperf", i, ToolCommands.netperf(c.address(t.sut()), "TCP_CRR",
+          c.sampledSeconds(), port, "-r", t.messageBytes())));
+    }
+    return new TestProcedure(t, streams, c.sampledSeconds(), List.of(), servers, clients,
+        List.of(new ResultRule("connections_per_s", "connections/s", "netperf", "trans_per_s", t.peer(), null,
+            Combine.SUM_OVER_INSTANCES)),
+        null);
+  }
+}

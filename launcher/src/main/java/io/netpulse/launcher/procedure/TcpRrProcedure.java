@@ -1,0 +1,34 @@
+package io.netpulse.launcher.procedure;
+
+import io.netpulse.launcher.plan.TestSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Seed 002 TCP_RR: {@code netserver} on the SUT and at least 300 ×
+ * {@code netperf -H SUT -l D -t TCP_RR -- -r 1,1}, dealt round-robin over the clients; Trans. Rate
+ * summed, with sar's packet rate on the SUT alongside.
+ */
+final class TcpRrProcedure implements Procedure {
+
+  @Override
+  public TestProcedure build(ProcedureContext c) {
+    TestSpec t = c.test();
+    int streams = c.streams();
+    List<String> clientHosts = t.clients();
+    HostCommand server = HostCommand.server(t.sut(), "netserver", 0, ToolCommands.netserver(t.port()));
+    List<HostCommand> clients = new ArrayList<>();
+    for (int i = 0; i < streams; i++) {
+      clients.add(HostCommand.client(clientHosts.get(i % clientHosts.size()), "netperf", i,
+          ToolCommands.netperf(c.address(t.sut()), "TCP_RR", c.sampledSeconds(), t.port(),
+              "-r", t.requestBytes() + "," + t.responseBytes())));
+    }
+    return new TestProcedure(t, streams, c.sampledSeconds(),
+        List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), List.of(server), clients,
+        List.of(new ResultRule("transactions_per_s", "transactions/s", "netperf", "trans_per_s", null, null,
+                Combine.SUM_OVER_INSTANCES),
+            new ResultRule("rx_pps", "packets/s", "sar-dev", "rx_pps", t.sut(), c.sut().iface(),
+                Combine.MEAN_OF_SAMPLES)),
+        null);
+  }
+}
