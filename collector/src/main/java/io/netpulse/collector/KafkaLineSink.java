@@ -3,27 +3,60 @@ package io.netpulse.collector;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.json.JsonSerde;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Sends lines to the {@code lines} topic keyed by host: idempotent, acks=all, in order. */
+/**
+ * Sends lines to the {@code lines} topic keyed by host: idempotent, acks=all, in order. {@link #send} never blocks
+ * the reader: lines go to a {@link LineBuffer} (memory, then a bounded disk spool) and one shipper thread sends them
+ * in batches, waiting for each batch's acks and sending again what failed, so an unreachable broker only delays lines.
+ */
 public final class KafkaLineSink implements LineSink {
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaLineSink.class);
+  private static final long MAX_BACKOFF_MS = 8000;
 
+  private final SinkSettings settings;
+  private final CollectorMetrics metrics;
+  private final LineBuffer buffer;
   private final KafkaProducer<String, LineEvent> producer;
-  private final String topic;
+  private final Thread shipper;
   private final AtomicLong sent = new AtomicLong();
-  private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong failedAttempts = new AtomicLong();
+  private volatile boolean stopping;
+  private List<LineEvent> unsent = List.of(); // shipper thread only, until it has ended
 
   public KafkaLineSink(String bootstrapServers, String topic) {
-    this.topic = topic;
+    this(SinkSettings.memoryOnly(bootstrapServers, topic), new CollectorMetrics());
+  }
+
+  public KafkaLineSink(SinkSettings settings, CollectorMetrics metrics) {
+    this.settings = settings;
+    this.metrics = metrics;
+    DiskSpool spool = settings.spoolDir() == null ? null
+        : new DiskSpool(settings.spoolDir(), settings.spoolMaxBytes(), metrics);
+    this.buffer = new LineBuffer(settings.memoryLines(), spool, metrics);
+    this.producer = new KafkaProducer<>(producerProperties(settings.bootstrapServers()), new StringSerializer(),
+        JsonSerde.of(LineEvent.class).serializer());
+    this.shipper = new Thread(this::ship, "collector-kafka-shipper");
+    shipper.setDaemon(true);
+    shipper.start();
+  }
+
+  private static Properties producerProperties(String bootstrapServers) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -31,30 +64,140 @@ public final class KafkaLineSink implements LineSink {
     p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5); // ordered with idempotence
     p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    this.producer = new KafkaProducer<>(p, new StringSerializer(), JsonSerde.of(LineEvent.class).serializer());
+    // fail a batch after 15 s rather than 2 min: the buffer keeps the lines and the shipper sends them again,
+    // which lets memory and spool (bounded, counted) hold an outage instead of the producer's opaque buffer
+    p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
+    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 15000);
+    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5000);
+    p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 2000);
+    return p;
   }
 
   @Override
   public void send(LineEvent line) {
-    producer.send(new ProducerRecord<>(topic, null, line.ts(), line.host(), line), (meta, error) -> {
-      if (error == null) {
-        sent.incrementAndGet();
-      } else if (failed.getAndIncrement() == 0) {
-        LOG.warn("cannot send lines to {}: {}", topic, error.getMessage());
-      }
-    });
+    buffer.offer(line);
   }
 
+  /** Lines acknowledged by Kafka. */
   public long sent() {
     return sent.get();
   }
 
+  /** Batches that had to be sent again. */
   public long failed() {
-    return failed.get();
+    return failedAttempts.get();
   }
 
+  public CollectorMetrics metrics() {
+    return metrics;
+  }
+
+  private void ship() {
+    List<LineEvent> batch = List.of();
+    long backoffMs = 0;
+    long outageSince = 0;
+    try {
+      while (!stopping || !batch.isEmpty() || !buffer.isEmpty()) {
+        if (batch.isEmpty()) {
+          batch = buffer.take(settings.batchLines(), 200);
+          continue;
+        }
+        SendOutcome outcome = sendAndWait(batch);
+        batch = outcome.failed();
+        if (batch.isEmpty()) {
+          if (outageSince != 0) {
+            LOG.info("Kafka at {} reachable again after {} s; sending the buffered lines",
+                settings.bootstrapServers(), (System.currentTimeMillis() - outageSince) / 1000);
+            outageSince = 0;
+          }
+          backoffMs = 0;
+          continue;
+        }
+        failedAttempts.incrementAndGet();
+        if (outageSince == 0) {
+          outageSince = System.currentTimeMillis();
+          LOG.warn("cannot send to Kafka at {} ({}); keeping lines in order in memory{} until it is back",
+              settings.bootstrapServers(), outcome.error(),
+              settings.spoolDir() == null ? "" : " then in " + settings.spoolDir());
+        }
+        if (stopping) {
+          break; // close() keeps the rest for the next start
+        }
+        backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(250, backoffMs * 2));
+        Thread.sleep(backoffMs);
+      }
+    } catch (InterruptedException | org.apache.kafka.common.errors.InterruptException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      unsent = batch;
+    }
+  }
+
+  private record SendOutcome(List<LineEvent> failed, String error) {}
+
+  /** Sends a batch and waits for every ack; returns the lines to send again, in their order. */
+  private SendOutcome sendAndWait(List<LineEvent> batch) {
+    List<Future<RecordMetadata>> acks = new ArrayList<>(batch.size());
+    String error = null;
+    int queued = 0;
+    try {
+      for (LineEvent line : batch) {
+        acks.add(producer.send(new ProducerRecord<>(settings.topic(), null, line.ts(), line.host(), line)));
+        queued++;
+      }
+    } catch (KafkaException e) { // metadata not available within max.block.ms: the broker is away
+      error = e.getMessage();
+    }
+    producer.flush();
+    List<LineEvent> failed = new ArrayList<>();
+    Map<SourceId, Long> sentBySource = new HashMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      LineEvent line = batch.get(i);
+      boolean ok = false;
+      if (i < queued) {
+        try {
+          acks.get(i).get();
+          ok = true;
+        } catch (java.util.concurrent.ExecutionException e) {
+          error = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          error = "interrupted";
+        }
+      }
+      // once one line of a host failed, later lines of that host must wait too, or they would overtake it
+      if (ok && failed.stream().noneMatch(f -> f.host().equals(line.host()))) {
+        sentBySource.merge(new SourceId(line.host(), line.source()), 1L, Long::sum);
+      } else {
+        failed.add(line);
+      }
+    }
+    sentBySource.forEach((id, n) -> metrics.of(id.host(), id.source()).sent(n));
+    sent.addAndGet(batch.size() - failed.size());
+    return new SendOutcome(failed, error);
+  }
+
+  /**
+   * Waits up to the drain timeout for buffered lines to reach Kafka, then keeps what is left in the spool for the next
+   * start (or counts it dropped when there is no spool).
+   */
   @Override
   public void close() {
-    producer.close(Duration.ofSeconds(10));
+    stopping = true;
+    try {
+      shipper.join(settings.drainTimeout().toMillis());
+      if (shipper.isAlive()) {
+        shipper.interrupt();
+        shipper.join(5000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(2));
+    long lost = buffer.closeKeeping(unsent);
+    if (lost > 0) {
+      LOG.warn("closing with Kafka at {} unreachable: {} lines not sent and no spool dir to keep them",
+          settings.bootstrapServers(), lost);
+    }
   }
 }

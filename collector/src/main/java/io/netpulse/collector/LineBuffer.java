@@ -1,0 +1,151 @@
+package io.netpulse.collector;
+
+import io.netpulse.common.event.LineEvent;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lines between the sources and Kafka, in arrival order: a loaded spool segment, then the rest of the spool, then
+ * memory. When memory is full its lines move to the spool's tail (so the spool always holds older lines than memory);
+ * without a spool the oldest memory lines are dropped and counted.
+ */
+final class LineBuffer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LineBuffer.class);
+
+  private final int memoryLines;
+  private final DiskSpool spool; // null: memory only
+  private final CollectorMetrics metrics;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition notEmpty = lock.newCondition();
+  private final ArrayDeque<LineEvent> memory = new ArrayDeque<>();
+  private final ArrayDeque<LineEvent> loaded = new ArrayDeque<>(); // oldest: read back from the spool
+  private long lastDropLogNanos;
+
+  LineBuffer(int memoryLines, DiskSpool spool, CollectorMetrics metrics) {
+    if (memoryLines < 1) {
+      throw new IllegalArgumentException("memory buffer must hold at least 1 line, got " + memoryLines);
+    }
+    this.memoryLines = memoryLines;
+    this.spool = spool;
+    this.metrics = metrics;
+  }
+
+  void offer(LineEvent line) {
+    lock.lock();
+    try {
+      memory.addLast(line);
+      if (memory.size() >= memoryLines) {
+        if (spool != null) {
+          spill();
+        } else {
+          dropOldest();
+        }
+      }
+      notEmpty.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Up to {@code max} oldest lines, waiting up to the timeout for the first; removed from the buffer. */
+  List<LineEvent> take(int max, long timeoutMillis) throws InterruptedException {
+    lock.lock();
+    try {
+      long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+      while (isEmptyLocked()) {
+        if (nanos <= 0) {
+          return List.of();
+        }
+        nanos = notEmpty.awaitNanos(nanos);
+      }
+      if (loaded.isEmpty() && spool != null && !spool.isEmpty()) {
+        loaded.addAll(spool.takeOldest());
+      }
+      ArrayDeque<LineEvent> from = loaded.isEmpty() ? memory : loaded;
+      List<LineEvent> batch = new ArrayList<>(Math.min(max, from.size()));
+      while (batch.size() < max && !from.isEmpty()) {
+        batch.add(from.pollFirst());
+      }
+      return batch;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Lines waiting, not counting spool segments on disk. */
+  int inMemory() {
+    lock.lock();
+    try {
+      return memory.size() + loaded.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  boolean isEmpty() {
+    lock.lock();
+    try {
+      return isEmptyLocked();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * At shutdown: keeps what was not sent on disk for the next start, oldest first ({@code unsent} was taken
+   * before everything still here). Returns how many lines had to be dropped because there is no spool.
+   */
+  long closeKeeping(List<LineEvent> unsent) {
+    lock.lock();
+    try {
+      List<LineEvent> head = new ArrayList<>(unsent);
+      head.addAll(loaded);
+      loaded.clear();
+      if (spool == null) {
+        List<LineEvent> lost = new ArrayList<>(head);
+        lost.addAll(memory);
+        memory.clear();
+        lost.forEach(l -> metrics.of(l.host(), l.source()).dropped(1));
+        return lost.size();
+      }
+      spool.prepend(head);
+      head.forEach(l -> metrics.of(l.host(), l.source()).spooled(1));
+      spill();
+      spool.close();
+      return 0;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean isEmptyLocked() {
+    return loaded.isEmpty() && memory.isEmpty() && (spool == null || spool.isEmpty());
+  }
+
+  private void spill() {
+    List<LineEvent> lines = new ArrayList<>(memory);
+    memory.clear();
+    spool.append(lines);
+    for (LineEvent line : lines) {
+      metrics.of(line.host(), line.source()).spooled(1);
+    }
+  }
+
+  private void dropOldest() {
+    LineEvent lost = memory.pollFirst();
+    metrics.of(lost.host(), lost.source()).dropped(1);
+    long now = System.nanoTime();
+    if (now - lastDropLogNanos > TimeUnit.SECONDS.toNanos(10)) {
+      lastDropLogNanos = now;
+      LOG.warn("memory buffer full ({} lines) and no spool dir: dropping the oldest lines (e.g. {} seq {})",
+          memoryLines, new SourceId(lost.host(), lost.source()), lost.seq());
+    }
+  }
+}
