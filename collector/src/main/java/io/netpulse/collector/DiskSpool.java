@@ -81,6 +81,9 @@ final class DiskSpool {
 
   /** Appends at the tail (newest), then drops the oldest segments while over the bound. */
   void append(List<LineEvent> lines) {
+    if (lines.isEmpty()) {
+      return;
+    }
     try {
       for (LineEvent line : lines) {
         if (active == null || segmentSizes.get(activeIndex) >= segmentBytes) {
