@@ -4,7 +4,9 @@ import com.jcraft.jsch.ChannelExec;
 import com.jcraft.jsch.HostKey;
 import com.jcraft.jsch.HostKeyRepository;
 import com.jcraft.jsch.JSch;
+import com.jcraft.jsch.JSchChangedHostKeyException;
 import com.jcraft.jsch.JSchException;
+import com.jcraft.jsch.JSchUnknownHostKeyException;
 import com.jcraft.jsch.Session;
 import com.jcraft.jsch.UserInfo;
 import java.io.ByteArrayOutputStream;
@@ -44,7 +46,11 @@ public final class SshConnection implements AutoCloseable {
       return session;
     }
     JSch jsch = new JSch();
-    jsch.addIdentity(target.identity().toString());
+    try {
+      jsch.addIdentity(target.identity().toString());
+    } catch (JSchException e) {
+      throw new JSchException(target + ": cannot use identity " + target.identity() + ": " + e.getMessage(), e);
+    }
     jsch.setKnownHosts(target.knownHosts().toString());
     if (target.hostKeys() == SshTarget.HostKeyPolicy.ACCEPT_NEW) {
       jsch.setHostKeyRepository(new AcceptNew(jsch.getHostKeyRepository(), target));
@@ -55,7 +61,19 @@ public final class SshConnection implements AutoCloseable {
     // a silent cut (no RST) is noticed after 3 unanswered keepalives
     s.setServerAliveInterval(5000);
     s.setServerAliveCountMax(3);
-    s.connect((int) target.connectTimeout().toMillis());
+    try {
+      s.connect((int) target.connectTimeout().toMillis());
+    } catch (JSchUnknownHostKeyException e) {
+      throw new JSchException(target + ": host key not in " + target.knownHosts() + "; add it (ssh-keyscan -t "
+          + "ed25519 " + target.address() + " >> " + target.knownHosts() + ") or opt in to host_key_policy: "
+          + "accept-new", e);
+    } catch (JSchChangedHostKeyException e) {
+      throw new JSchException(target + ": host key differs from the one in " + target.knownHosts()
+          + "; refusing to connect (if the host was reinstalled, remove its old line)", e);
+    } catch (JSchException e) {
+      throw new JSchException(target + ": " + ("Auth fail".equals(e.getMessage())
+          ? "key " + target.identity() + " refused for user " + target.user() : e.getMessage()), e);
+    }
     session = s;
     return s;
   }
