@@ -1,5 +1,6 @@
 package io.netpulse.launcher;
 
+import io.netpulse.launcher.cli.CollectorCommand;
 import io.netpulse.launcher.cli.DemoCommand;
 import io.netpulse.launcher.cli.NetpulseCommand;
 import io.netpulse.launcher.cli.ParseCommand;
@@ -20,7 +21,8 @@ public final class Main {
     CommandLine cli = new CommandLine(new NetpulseCommand())
         .addSubcommand(new DemoCommand())
         .addSubcommand(new ProcessorCommand())
-        .addSubcommand(new ParseCommand());
+        .addSubcommand(new ParseCommand())
+        .addSubcommand(new CollectorCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
   }
