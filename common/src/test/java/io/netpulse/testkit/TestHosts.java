@@ -84,6 +84,10 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
         if (network != null) {
             return;
         }
+        if (!Files.isExecutable(SSHD)) {
+            throw new IllegalStateException("TestHosts needs Debian's OpenSSH server at " + SSHD
+                    + ": apt-get install openssh-server");
+        }
         try {
             workDir = Files.createTempDirectory("netpulse-testhosts");
             identity = workDir.resolve("id_ed25519");

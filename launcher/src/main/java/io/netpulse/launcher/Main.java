@@ -3,7 +3,7 @@ package io.netpulse.launcher;
 import io.netpulse.launcher.cli.CollectorCommand;
 import io.netpulse.launcher.cli.DemoCommand;
 import io.netpulse.launcher.cli.NetpulseCommand;
-import io.netpulse.launcher.cli.ParseCommand;
+//TMP import io.netpulse.launcher.cli.ParseCommand;
 import io.netpulse.launcher.cli.ProcessorCommand;
 import io.netpulse.launcher.cli.UserErrors;
 import picocli.CommandLine;
@@ -21,8 +21,8 @@ public final class Main {
     CommandLine cli = new CommandLine(new NetpulseCommand())
         .addSubcommand(new DemoCommand())
         .addSubcommand(new ProcessorCommand())
-        .addSubcommand(new ParseCommand())
         .addSubcommand(new CollectorCommand());
+        //TMP .addSubcommand(new ParseCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
   }

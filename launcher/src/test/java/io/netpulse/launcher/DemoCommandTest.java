@@ -2,16 +2,12 @@ package io.netpulse.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The CLI as a user runs it: demo end to end, help, and bad configuration. */
 class DemoCommandTest {
@@ -20,29 +16,33 @@ class DemoCommandTest {
 
   record Run(int exit, String out, String err) {}
 
-  private static Run run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    int exit;
-    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      System.setOut(o);
-      System.setErr(e);
-      CommandLine cli = Main.commandLine();
-      cli.setOut(new java.io.PrintWriter(o, true));
-      cli.setErr(new java.io.PrintWriter(e, true));
-      exit = cli.execute(args);
+  /**
+   * Runs {@code netpulse ARGS} as a user would: its own JVM (the test classpath, which is the
+   * launcher jar's content), real stdout/stderr and exit code.
+   */
+  static Run run(String... args) throws Exception {
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    cmd.addAll(java.util.List.of(args));
+    Path out = java.nio.file.Files.createTempFile("netpulse-out", ".txt");
+    Path err = java.nio.file.Files.createTempFile("netpulse-err", ".txt");
+    try {
+      Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      if (!p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS)) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        throw new AssertionError("netpulse " + String.join(" ", args) + " did not finish in 180 s");
+      }
+      return new Run(p.exitValue(), java.nio.file.Files.readString(out), java.nio.file.Files.readString(err));
     } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
+      java.nio.file.Files.deleteIfExists(out);
+      java.nio.file.Files.deleteIfExists(err);
     }
-    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
-  void demoWithDurationExitsZeroAndItsTableShowsANonZeroReceiveRate() {
+  void demoWithDurationExitsZeroAndItsTableShowsANonZeroReceiveRate() throws Exception {
     Run r = run("demo", "--duration", "8", "--rate", "200000000", "--data-dir", dataDir.toString());
     System.out.println(r.out());
     assertThat(r.exit()).as(r.err()).isZero();
@@ -57,7 +57,39 @@ class DemoCommandTest {
   }
 
   @Test
-  void helpListsTheSubcommands() {
+  void withoutDurationCtrlCStopsEverythingItStarted() throws Exception {
+    Path out = dataDir.resolve("out.txt");
+    Process p = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+        "demo", "--rate", "100000000", "--data-dir", dataDir.resolve("data").toString())
+        .redirectOutput(out.toFile()).redirectErrorStream(true).start();
+    try {
+      long deadline = System.currentTimeMillis() + 120_000;
+      while (!java.nio.file.Files.readString(out).contains("ready in")) {
+        assertThat(p.isAlive()).as(java.nio.file.Files.readString(out)).isTrue();
+        assertThat(System.currentTimeMillis()).as("ready within 120 s").isLessThan(deadline);
+        Thread.sleep(200);
+      }
+      java.util.Set<Long> children = p.descendants().map(ProcessHandle::pid)
+          .collect(java.util.stream.Collectors.toSet());
+      assertThat(children).as("sampler and traffic run as children").isNotEmpty();
+      new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).start().waitFor();
+      assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      for (long pid : children) {
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+            .as("child %d still alive after Ctrl-C", pid).isFalse();
+      }
+      String namespaces = new String(new ProcessBuilder("ip", "netns", "list").start().getInputStream().readAllBytes());
+      assertThat(namespaces).doesNotContain("np-" + p.pid() + "-");
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
+  void helpListsTheSubcommands() throws Exception {
     Run r = run("--help");
     assertThat(r.exit()).isZero();
     assertThat(r.out()).contains("demo", "processor", "parse");
@@ -88,7 +120,7 @@ class DemoCommandTest {
   }
 
   @Test
-  void unwritableDataDirIsOneLineAndNamesTheFlag() {
+  void unwritableDataDirIsOneLineAndNamesTheFlag() throws Exception {
     Run r = run("demo", "--duration", "1", "--data-dir", "/proc/netpulse-not-here");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err().strip()).startsWith("netpulse: data dir /proc/netpulse-not-here")

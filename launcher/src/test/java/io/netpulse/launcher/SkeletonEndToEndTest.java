@@ -12,6 +12,7 @@ import io.netpulse.common.embedded.EmbeddedQuestDb;
 import io.netpulse.common.netns.NetHost;
 import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.store.InfluxStore;
+import io.netpulse.processor.store.QuestDbStoreSchema;
 import io.netpulse.processor.store.RatesToStore;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Path;
@@ -42,6 +43,7 @@ class SkeletonEndToEndTest {
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dataDir, 0);
         EmbeddedQuestDb questDb = EmbeddedQuestDb.start(dataDir.resolve("questdb"), 0)) {
       kafka.createTopics(topics, 2);
+      QuestDbStoreSchema.apply(questDb::sql);
       try (ProcessorApp processor = ProcessorApp.start(kafka.bootstrapServers(), topics,
               dataDir.resolve("streams"), "skeleton-test");
           InfluxStore store = new InfluxStore(questDb.url(), "unused".toCharArray(), "netpulse", "netpulse");

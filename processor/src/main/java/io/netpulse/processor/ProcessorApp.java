@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -56,6 +57,9 @@ public final class ProcessorApp implements AutoCloseable {
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1); // the broker's default, 1 on the embedded one
     p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    // A crashed instance's partitions move to the others within 10 s rather than 45 s.
+    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
     return p;
   }
 
@@ -70,6 +74,9 @@ public final class ProcessorApp implements AutoCloseable {
 
   @Override
   public void close() {
-    streams.close(Duration.ofSeconds(20));
+    // Leave the group: otherwise a restart waits a whole session timeout before it gets its
+    // partitions back (Streams keeps membership on close by default, for rolling restarts).
+    streams.close(CloseOptions.timeout(Duration.ofSeconds(20))
+        .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
   }
 }

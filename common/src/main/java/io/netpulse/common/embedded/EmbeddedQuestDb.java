@@ -4,7 +4,6 @@ import io.questdb.Bootstrap;
 import io.questdb.PropBootstrapConfiguration;
 import io.questdb.ServerMain;
 import java.io.IOException;
-import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -47,7 +46,7 @@ public final class EmbeddedQuestDb implements AutoCloseable {
    * Starts QuestDB on {@code rootDir} (created if missing) serving HTTP on 127.0.0.1.
    *
    * @param httpPort TCP port for HTTP, or 0 to pick a free one
-   * @throws IllegalStateException with a one-line message saying what to change when the port is
+   * @throws EmbeddedStartException with a one-line message saying what to change when the port is
    *     taken or the directory cannot be written
    */
   public static EmbeddedQuestDb start(Path rootDir, int httpPort) {
@@ -55,8 +54,9 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     requireWritable(root);
     int port = httpPort == 0 ? freePort() : requireFreePort(httpPort);
     long t0 = System.nanoTime();
-    ServerMain server;
+    ServerMain server = null;
     try {
+      QuestDbChatterFilter.install();
       QuestDbLogConfig.install(root);
       server = new ServerMain(new Bootstrap(new EmbeddedConfiguration(QuestDbSettings.env(port)),
           Bootstrap.getServerMainArgs(root.toString())));
@@ -64,11 +64,14 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     } catch (IOException e) {
       throw notWritable(root);
     } catch (RuntimeException e) {
+      if (server != null) {
+        server.close(); // release what did start (threads, files) before reporting
+      }
       // A port grabbed between our check and QuestDB's bind shows up here too.
       if (!isFree(port)) {
         throw portInUse(port);
       }
-      throw new IllegalStateException("embedded QuestDB failed to start in " + root + ": " + e.getMessage(), e);
+      throw new EmbeddedStartException("embedded QuestDB failed to start in " + root + ": " + e.getMessage(), e);
     }
     long startupMillis = (System.nanoTime() - t0) / 1_000_000;
     EmbeddedQuestDb db = new EmbeddedQuestDb(server, port, startupMillis);
@@ -118,19 +121,19 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     }
   }
 
-  private static IllegalStateException notWritable(Path root) {
-    return new IllegalStateException(
+  private static EmbeddedStartException notWritable(Path root) {
+    return new EmbeddedStartException(
         "data dir " + root + " is not writable; choose another with --data-dir");
   }
 
-  private static IllegalStateException portInUse(int port) {
-    return new IllegalStateException(
+  private static EmbeddedStartException portInUse(int port) {
+    return new EmbeddedStartException(
         "port " + port + " on " + LOOPBACK + " is already in use; choose another with --store-port");
   }
 
   private static int requireFreePort(int port) {
     if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("store port " + port + " is not a TCP port (1-65535); choose another with --store-port");
+      throw new EmbeddedStartException("store port " + port + " is not a TCP port (1-65535); choose another with --store-port");
     }
     if (!isFree(port)) {
       throw portInUse(port);
@@ -142,9 +145,7 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     try (ServerSocket socket = new ServerSocket()) {
       socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
       return true;
-    } catch (BindException e) {
-      return false;
-    } catch (IOException e) {
+    } catch (IOException e) { // BindException when taken
       return false;
     }
   }
@@ -153,7 +154,7 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
       return socket.getLocalPort();
     } catch (IOException e) {
-      throw new IllegalStateException("no free TCP port on " + LOOPBACK + ": " + e.getMessage(), e);
+      throw new EmbeddedStartException("no free TCP port on " + LOOPBACK + ": " + e.getMessage(), e);
     }
   }
 

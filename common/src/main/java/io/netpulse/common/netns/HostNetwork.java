@@ -25,6 +25,7 @@ public final class HostNetwork implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
     private static final int MAX_HOSTS = 253; // .1 … .253; .254 is the bridge
+    private static final Path IPV6_CONF = Path.of("/proc/sys/net/ipv6/conf");
 
     private final String label;
     private final String subnet;
@@ -89,6 +90,7 @@ public final class HostNetwork implements AutoCloseable {
             // this turns that off for this bridge only.
             IpTool.ip("link", "set", bridge, "type", "bridge", "nf_call_iptables", "0", "nf_call_ip6tables", "0",
                     "nf_call_arptables", "0");
+            disableIpv6(bridge);
             IpTool.ip("link", "set", bridge, "up");
             List<NetHost> built = new ArrayList<>();
             for (int k = 1; k <= hostNames.size(); k++) {
@@ -107,10 +109,17 @@ public final class HostNetwork implements AutoCloseable {
     private void addHost(NetHost host) {
         IpTool.ip("netns", "add", host.namespace());
         createdNamespaces.add(host.namespace());
+        if (Files.isDirectory(IPV6_CONF)) {
+            // set before the veth arrives so it inherits "default": no link-local address, no IPv6 chatter
+            IpTool.run(List.of(IpTool.ipBinary().orElseThrow().toString(), "netns", "exec", host.namespace(),
+                    sysctlBinary(), "-q", "-w", "net.ipv6.conf.all.disable_ipv6=1",
+                    "net.ipv6.conf.default.disable_ipv6=1"), Duration.ofSeconds(10));
+        }
         // The inside end is created directly in the namespace, so its name ("eth0") never clashes in the root.
         IpTool.ip("link", "add", host.bridgePort(), "type", "veth", "peer", "name", host.iface(), "netns",
                 host.namespace());
         createdLinks.add(host.bridgePort());
+        disableIpv6(host.bridgePort());
         IpTool.ip("link", "set", host.bridgePort(), "master", bridge, "up");
         IpTool.ip("-n", host.namespace(), "link", "set", "lo", "up");
         IpTool.ip("-n", host.namespace(), "addr", "add", host.address() + "/24", "dev", host.iface());
@@ -225,10 +234,20 @@ public final class HostNetwork implements AutoCloseable {
             attempt(failures, () -> IpTool.ip("netns", "del", ns));
             createdNamespaces.remove(ns);
         }
-        // deleting a namespace deletes its veth end and so the pair; delete the root end only if still there
+        // Deleting a namespace deletes its veth end and so the pair, but asynchronously (kernel workqueue): the root
+        // end may vanish between our check and our delete, which is success too.
         for (String link : new ArrayList<>(createdLinks)) {
-            if (Files.exists(Path.of("/sys/class/net", link))) {
-                attempt(failures, () -> IpTool.ip("link", "del", link));
+            Path sysfs = Path.of("/sys/class/net", link);
+            if (Files.exists(sysfs)) {
+                attempt(failures, () -> {
+                    try {
+                        IpTool.ip("link", "del", link);
+                    } catch (HostNetworkException e) {
+                        if (Files.exists(sysfs)) {
+                            throw e;
+                        }
+                    }
+                });
             }
             createdLinks.remove(link);
         }
@@ -292,6 +311,26 @@ public final class HostNetwork implements AutoCloseable {
             throw new HostNetworkException("interface name " + name + " exceeds 15 characters: too many networks "
                     + "in one JVM");
         }
+    }
+
+    /**
+     * Hosts talk IPv4 in 198.18.0.0/15 only: IPv6 would add link-local addresses and send router solicitations
+     * and MLD reports to multicast addresses, which both breaks that rule and perturbs byte counters in tests.
+     */
+    private static void disableIpv6(String link) {
+        Path knob = IPV6_CONF.resolve(link).resolve("disable_ipv6");
+        if (Files.exists(knob)) {
+            try {
+                Files.writeString(knob, "1");
+            } catch (IOException e) {
+                throw new HostNetworkException("cannot disable IPv6 on " + link + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static String sysctlBinary() {
+        return Files.isExecutable(Path.of("/usr/sbin/sysctl")) ? "/usr/sbin/sysctl"
+                : Files.isExecutable(Path.of("/sbin/sysctl")) ? "/sbin/sysctl" : "sysctl";
     }
 
     private static String prefix(int octet) {

@@ -63,7 +63,7 @@ class EmbeddedQuestDbTest {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       int port = taken.getLocalPort();
       assertThatThrownBy(() -> EmbeddedQuestDb.start(dir.resolve("qdb"), port))
-          .isInstanceOf(IllegalStateException.class)
+          .isInstanceOf(EmbeddedStartException.class)
           .hasMessage("port " + port + " on 127.0.0.1 is already in use; choose another with --store-port");
     }
   }
@@ -74,7 +74,7 @@ class EmbeddedQuestDbTest {
     Path file = Files.writeString(dir.resolve("plain-file"), "x");
     Path root = file.resolve("qdb");
     assertThatThrownBy(() -> EmbeddedQuestDb.start(root, 0))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(EmbeddedStartException.class)
         .hasMessage("data dir " + root + " is not writable; choose another with --data-dir");
   }
 

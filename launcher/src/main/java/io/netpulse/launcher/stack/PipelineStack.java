@@ -10,6 +10,7 @@ import io.netpulse.launcher.cli.PipelineOptions;
 import io.netpulse.launcher.cli.UserError;
 import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.store.InfluxStore;
+import io.netpulse.processor.store.QuestDbStoreSchema;
 import io.netpulse.processor.store.RatesToStore;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -58,6 +59,9 @@ public final class PipelineStack implements AutoCloseable {
   }
 
   private void startAll(PipelineOptions o, DashboardOptions d, PrintStream log) {
+    long t0 = System.nanoTime();
+    java.util.function.Supplier<String> took =
+        () -> String.format(java.util.Locale.ROOT, " [%.1f s]", (System.nanoTime() - t0) / 1e9);
     Path dataDir = o.dataDir.toAbsolutePath().normalize();
     requireWritable(dataDir);
     // The store does not need Kafka: start both at once to be ready sooner.
@@ -69,11 +73,11 @@ public final class PipelineStack implements AutoCloseable {
         EmbeddedKafka kafka = EmbeddedKafka.start(dataDir, o.kafkaPort);
         started.push(kafka);
         bootstrapServers = kafka.bootstrapServers();
-        log.printf("kafka     embedded broker at %s (data in %s)%n", bootstrapServers, kafka.logDir());
+        log.printf("kafka     embedded broker at %s (data in %s)%s%n", bootstrapServers, kafka.logDir(), took.get());
       } else {
         bootstrapServers = o.bootstrapServers;
         requireReachable(bootstrapServers);
-        log.printf("kafka     %s%n", bootstrapServers);
+        log.printf("kafka     %s%s%n", bootstrapServers, took.get());
       }
       EmbeddedKafka.createTopics(bootstrapServers, topics, o.partitions, (short) -1);
     } finally {
@@ -83,10 +87,14 @@ public final class PipelineStack implements AutoCloseable {
         started.push(questDb);
       }
     }
+    if (questDb != null) {
+      // InfluxDB overwrites a point written twice; make QuestDB do the same (replays after outages)
+      QuestDbStoreSchema.apply(questDb::sql);
+    }
     storeUrl = questDb != null ? questDb.url() : o.influxUrl;
-    log.printf("store     %s%n", questDb != null
+    log.printf("store     %s%s%n", questDb != null
         ? "embedded QuestDB at " + storeUrl + " (InfluxDB v2 write API, SQL at " + storeUrl + "/exec)"
-        : "InfluxDB at " + storeUrl);
+        : "InfluxDB at " + storeUrl, took.get());
 
     ProcessorApp processor = ProcessorApp.start(bootstrapServers, topics, dataDir.resolve("streams"),
         ProcessorApp.DEFAULT_APPLICATION_ID);
@@ -110,7 +118,7 @@ public final class PipelineStack implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new UserError("interrupted while starting", 1);
     }
-    log.printf("processor running (Kafka Streams, exactly-once)%n");
+    log.printf("processor running (Kafka Streams, exactly-once)%s%n", took.get());
   }
 
   public String bootstrapServers() {

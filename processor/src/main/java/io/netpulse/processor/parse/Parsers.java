@@ -13,6 +13,14 @@ public final class Parsers {
 
   static {
     register(new SarDevParser());
+    register(new ProcNetDevParser());
+    register(new SsSummaryParser());
+    register(new NetperfParser());
+    register(new Iperf3Parser());
+    register(new IperfParser());
+    register(new QperfParser());
+    register(new SockperfParser());
+    register(new PingParser());
   }
 
   private Parsers() {}

@@ -1,0 +1,19 @@
+package io.netpulse.common.netns;
+
+import java.util.List;
+
+/** Run in a child JVM by {@link HostNetworkShutdownTest}: builds a network, prints its names, waits to be signalled. */
+public final class ShutdownHookProbe {
+    private ShutdownHookProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        HostNetwork net = HostNetwork.create("probe", 2);
+        Process sleeper = net.start(net.hosts().get(0), List.of("sleep", "300"));
+        System.out.println(String.join(" ", net.bridge(), net.hosts().get(0).namespace(),
+                net.hosts().get(1).namespace(), net.hosts().get(0).bridgePort(), net.hosts().get(1).bridgePort(),
+                Long.toString(sleeper.pid())));
+        System.out.flush();
+        Thread.sleep(60_000); // never closes on its own: only the shutdown hook can clean up
+    }
+}

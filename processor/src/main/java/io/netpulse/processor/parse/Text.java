@@ -1,0 +1,66 @@
+package io.netpulse.processor.parse;
+
+import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.regex.Pattern;
+
+/** Small text helpers the (non hot-path) parsers share: cleaning lines, numbers, rate units. */
+final class Text {
+
+  private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
+  private static final int MAX_SHOWN = 60;
+
+  private Text() {}
+
+  /** The line without CR/trailing blanks and without ANSI colour codes (sockperf prints them). */
+  static String clean(String line) {
+    if (line == null) {
+      return "";
+    }
+    String s = line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line;
+    return s.strip();
+  }
+
+  /** A finite number, or empty. */
+  static OptionalDouble number(String s) {
+    if (s == null || s.isEmpty() || s.length() > 40) {
+      return OptionalDouble.empty();
+    }
+    try {
+      double v = Double.parseDouble(s.replace(",", ""));
+      return Double.isFinite(v) ? OptionalDouble.of(v) : OptionalDouble.empty();
+    } catch (NumberFormatException e) {
+      return OptionalDouble.empty();
+    }
+  }
+
+  private static final Pattern BIT_RATE_UNIT = Pattern.compile("([kKMGT]?)(?:bits/sec|bits/s|bps)");
+
+  /**
+   * Factor from a bit-rate unit ({@code Gbits/sec} of iperf, {@code Mbps} of sockperf) to bit/s,
+   * or NaN for anything else (byte rates such as {@code MBps} are not bit rates).
+   */
+  static double bitRateFactor(String unit) {
+    java.util.regex.Matcher m = BIT_RATE_UNIT.matcher(unit);
+    if (!m.matches()) {
+      return Double.NaN;
+    }
+    return m.group(1).isEmpty() ? 1.0 : siPrefix(m.group(1).charAt(0));
+  }
+
+  /** 10^3 steps: network rates are SI (iperf's Mbits/sec is 10^6 bit/s). */
+  static double siPrefix(char prefix) {
+    return switch (Character.toLowerCase(prefix)) {
+      case 'k' -> 1e3;
+      case 'm' -> 1e6;
+      case 'g' -> 1e9;
+      case 't' -> 1e12;
+      default -> 1.0;
+    };
+  }
+
+  /** Shortened for error messages: a huge line must not make a huge error. */
+  static String shown(String s) {
+    return s.length() <= MAX_SHOWN ? s : s.substring(0, MAX_SHOWN) + "...";
+  }
+}

@@ -1,0 +1,192 @@
+package io.netpulse.processor.store;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.json.JsonSerde;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies {@code rates} into the store: a Kafka consumer on its own thread that writes each
+ * {@link RateEvent} through an {@link InfluxStore} and commits the offsets of a polled batch only once
+ * the store has confirmed it (at least once: after a store failure the batch is read again).
+ * Records that are not a RateEvent are skipped, counted and logged. The store is the caller's to close.
+ */
+public final class RatesToStore implements AutoCloseable {
+
+  public static final String GROUP_ID = "netpulse-store";
+  public static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
+  /** How long one batch may wait for the store before it is retried from Kafka. */
+  public static final Duration STORE_FLUSH_TIMEOUT = Duration.ofSeconds(10);
+  /** Pause before re-reading a batch the store did not confirm. */
+  public static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
+  public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  public static final int MAX_POLL_RECORDS = 2_000;
+
+  private static final Logger LOG = LoggerFactory.getLogger(RatesToStore.class);
+
+  private final String topic;
+  private final InfluxStore store;
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final JsonSerde<RateEvent> serde = JsonSerde.of(RateEvent.class);
+  private final Thread thread;
+  private final AtomicLong storedRates = new AtomicLong();
+  private final AtomicLong badRecords = new AtomicLong();
+  private final AtomicLong retriedBatches = new AtomicLong();
+  private volatile boolean running = true;
+  private volatile boolean closed;
+
+  public RatesToStore(String bootstrapServers, Topics topics, InfluxStore store) {
+    this.topic = topics.rates();
+    this.store = store;
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP_ID);
+    props.put(ConsumerConfig.CLIENT_ID_CONFIG, GROUP_ID + "-" + ProcessHandle.current().pid());
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"); // committed after the store confirms
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"); // a new group stores all history kept
+    // The processor writes rates in exactly-once transactions: skip aborted ones.
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
+    this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    this.thread = new Thread(this::run, "netpulse-rates-to-store");
+    this.thread.setDaemon(true);
+  }
+
+  public synchronized void start() {
+    if (closed) {
+      throw new IllegalStateException("RatesToStore is closed");
+    }
+    if (thread.getState() == Thread.State.NEW) {
+      consumer.subscribe(List.of(topic));
+      thread.start();
+    }
+  }
+
+  /** Rates the store confirmed and whose offsets were committed. */
+  public long storedRates() {
+    return storedRates.get();
+  }
+
+  /** Records on the rates topic that were not a RateEvent, skipped. */
+  public long badRecords() {
+    return badRecords.get();
+  }
+
+  /** Polled batches read again because the store did not confirm them. */
+  public long retriedBatches() {
+    return retriedBatches.get();
+  }
+
+  /** Stops polling, lets the batch in hand finish, closes the consumer. Idempotent. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      running = false;
+    }
+    if (thread.getState() == Thread.State.NEW) {
+      consumer.close();
+      return;
+    }
+    consumer.wakeup();
+    try {
+      thread.join(CLOSE_TIMEOUT.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (thread.isAlive()) {
+      LOG.warn("rates-to-store thread did not stop within {} s", CLOSE_TIMEOUT.toSeconds());
+    }
+  }
+
+  private void run() {
+    try {
+      while (running) {
+        try {
+          storeOneBatch(consumer.poll(POLL_TIMEOUT));
+        } catch (WakeupException e) {
+          // close() asked us to stop; the loop condition ends it
+        } catch (KafkaException e) {
+          LOG.warn("reading {} failed, retrying in {} ms: {}", topic, RETRY_BACKOFF.toMillis(), e.getMessage());
+          pause();
+        }
+      }
+    } finally {
+      consumer.close();
+    }
+  }
+
+  private void storeOneBatch(ConsumerRecords<String, byte[]> records) {
+    if (records.isEmpty()) {
+      return;
+    }
+    Map<TopicPartition, Long> firstOffsets = new HashMap<>();
+    Map<TopicPartition, OffsetAndMetadata> nextOffsets = new HashMap<>();
+    long rates = 0;
+    for (ConsumerRecord<String, byte[]> record : records) {
+      TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+      firstOffsets.putIfAbsent(partition, record.offset());
+      nextOffsets.put(partition, new OffsetAndMetadata(record.offset() + 1));
+      RateEvent rate = parse(record);
+      if (rate != null) {
+        store.write(rate);
+        rates++;
+      }
+    }
+    if (store.flush(STORE_FLUSH_TIMEOUT)) {
+      consumer.commitSync(nextOffsets);
+      storedRates.addAndGet(rates);
+    } else {
+      // Not confirmed: read the batch again rather than lose it (the store may see some rates twice).
+      retriedBatches.incrementAndGet();
+      firstOffsets.forEach(consumer::seek);
+      pause();
+    }
+  }
+
+  private RateEvent parse(ConsumerRecord<String, byte[]> record) {
+    try {
+      RateEvent rate = serde.deserialize(record.topic(), record.value());
+      if (rate == null) {
+        throw new IllegalArgumentException("empty value");
+      }
+      return rate;
+    } catch (RuntimeException e) {
+      long bad = badRecords.incrementAndGet();
+      if (bad == 1 || bad % 1000 == 0) { // the first, then a reminder, not one line per record
+        LOG.warn("skipped {} record(s) on {} that are not a RateEvent; latest at partition {} offset {}: {}",
+            bad, record.topic(), record.partition(), record.offset(), String.valueOf(e.getMessage()).replace('\n', ' '));
+      }
+      return null;
+    }
+  }
+
+  private void pause() {
+    try {
+      Thread.sleep(RETRY_BACKOFF.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      running = false;
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package io.netpulse.processor.store;
+
+import com.influxdb.client.domain.WritePrecision;
+import com.influxdb.client.write.Point;
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.Sample;
+
+/**
+ * How netpulse events become InfluxDB points. Close to Telegraf's {@code net} plugin (tags
+ * {@code host}, {@code interface}) so Grafana habits carry over:
+ *
+ * <pre>
+ * netpulse_rate   tags host, interface, metric, unit, window    fields mean, min, max (float), count (integer)
+ *                 time = window start, ms precision
+ * netpulse_sample tags host, interface, metric, unit, source, run   field value (float)
+ *                 time = sample ts, ms precision
+ * </pre>
+ *
+ * A null tag value (no interface, no run, ...) leaves the tag out rather than writing an empty one.
+ */
+public final class StorePoints {
+
+  public static final String RATE_MEASUREMENT = "netpulse_rate";
+  public static final String SAMPLE_MEASUREMENT = "netpulse_sample";
+
+  private StorePoints() {}
+
+  public static Point rate(RateEvent rate) {
+    Point point = Point.measurement(RATE_MEASUREMENT);
+    tag(point, "host", rate.host());
+    tag(point, "interface", rate.iface());
+    tag(point, "metric", rate.metric());
+    tag(point, "unit", rate.unit());
+    tag(point, "window", rate.window());
+    return point
+        .addField("mean", rate.mean())
+        .addField("min", rate.min())
+        .addField("max", rate.max())
+        .addField("count", rate.count())
+        .time(rate.windowStart(), WritePrecision.MS);
+  }
+
+  public static Point sample(Sample sample) {
+    Point point = Point.measurement(SAMPLE_MEASUREMENT);
+    tag(point, "host", sample.host());
+    tag(point, "interface", sample.iface());
+    tag(point, "metric", sample.metric());
+    tag(point, "unit", sample.unit());
+    tag(point, "source", sample.source());
+    tag(point, "run", sample.run());
+    return point.addField("value", sample.value()).time(sample.ts(), WritePrecision.MS);
+  }
+
+  private static void tag(Point point, String key, String value) {
+    if (value != null && !value.isEmpty()) {
+      point.addTag(key, value);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package io.netpulse.processor.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.netpulse.common.Units;
+import io.netpulse.common.embedded.EmbeddedQuestDb;
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.Sample;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QuestDbStoreSchemaTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void aPointWrittenTwiceLandsOnceWithTheLatestValuesAsInInfluxDb() {
+    try (EmbeddedQuestDb db = EmbeddedQuestDb.start(dir.resolve("qdb"), 0)) {
+      QuestDbStoreSchema.apply(db::sql);
+      QuestDbStoreSchema.apply(db::sql); // idempotent
+      long t = 1_796_014_834_000L;
+      RateEvent first = new RateEvent(RateEvent.SCHEMA, "h", "eth0", "rx_bps", Units.BITS_PER_S, "1s",
+          t, t + 1000, 5e9, 4e9, 6e9, 2);
+      RateEvent again = new RateEvent(RateEvent.SCHEMA, "h", "eth0", "rx_bps", Units.BITS_PER_S, "1s",
+          t, t + 1000, 5.5e9, 4e9, 6e9, 3);
+      RateEvent noIface = new RateEvent(RateEvent.SCHEMA, "h", null, "tcp_estab", Units.CONNECTIONS, "1s",
+          t, t + 1000, 10, 10, 10, 1);
+      Sample sample = Sample.of("rx_bps", 1e9, Units.BITS_PER_S, "eth0", t).withOrigin("h", null, "sar-dev");
+      try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "o", "b")) {
+        store.write(first);
+        store.write(noIface);
+        store.write(sample);
+        assertThat(store.flush()).isTrue();
+        store.write(again);
+        store.write(noIface);
+        store.write(sample);
+        assertThat(store.flush()).isTrue();
+      }
+      await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+          .until(() -> db.sql("SELECT metric, mean, count FROM netpulse_rate ORDER BY metric"),
+              rows -> rows.equals(List.of(
+                  Map.of("metric", "rx_bps", "mean", 5.5e9, "count", 3L),
+                  Map.of("metric", "tcp_estab", "mean", 10.0, "count", 1L))));
+      await().atMost(Duration.ofSeconds(15)).ignoreExceptions()
+          .until(() -> db.sql("SELECT count() n FROM netpulse_sample"), rows -> rows.equals(List.of(Map.of("n", 1L))));
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package io.netpulse.processor.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.Units;
+import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.embedded.EmbeddedQuestDb;
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real broker → RatesToStore → real influxdb-client-java → real QuestDB, read back with SQL. */
+class RatesToStoreTest {
+
+  static final Topics TOPICS = Topics.defaults();
+  static final int PARTITIONS = 2;
+  static final long T0 = Instant.parse("2026-11-30T06:00:00Z").toEpochMilli();
+
+  @TempDir static Path dir;
+  static EmbeddedKafka kafka;
+  static EmbeddedQuestDb db;
+
+  @BeforeAll
+  static void startBrokerAndStore() {
+    kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
+    kafka.createTopics(TOPICS, PARTITIONS);
+    db = EmbeddedQuestDb.start(dir.resolve("qdb"), 0);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (db != null) {
+      db.close();
+    }
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  @Test
+  void storesEveryRateCommitsOffsetsAndResumesWhereItStopped() throws Exception {
+    int perHost = 20;
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      for (int i = 0; i < perHost; i++) {
+        send(producer, rate("h1", "eth0", i));
+        send(producer, rate("h2", null, i));
+      }
+      // a record that is not a RateEvent must be skipped, not stop the loop
+      producer.send(new ProducerRecord<>(TOPICS.rates(), "h1", "{not json".getBytes(StandardCharsets.UTF_8))).get();
+    }
+
+    try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "netpulse", "netpulse");
+        RatesToStore writer = new RatesToStore(kafka.bootstrapServers(), TOPICS, store)) {
+      writer.start();
+      await().atMost(Duration.ofSeconds(60)).until(() -> writer.storedRates() == 2L * perHost);
+      assertThat(writer.badRecords()).isEqualTo(1);
+      awaitCount(2 * perHost);
+      // offsets committed up to the end of the topic, the bad record included
+      await().atMost(Duration.ofSeconds(10)).until(() -> committedTotal() == 2L * perHost + 1);
+    }
+
+    List<Map<String, Object>> h1 = db.sql("SELECT \"interface\", metric, unit, \"window\", mean, min, max, count, "
+        + "timestamp FROM netpulse_rate WHERE host = 'h1' ORDER BY timestamp");
+    assertThat(h1).hasSize(perHost);
+    for (int i = 0; i < perHost; i++) {
+      RateEvent expected = rate("h1", "eth0", i);
+      assertThat(h1.get(i)).containsEntry("interface", "eth0").containsEntry("metric", "rx_pps")
+          .containsEntry("unit", "packets/s").containsEntry("window", "1s")
+          .containsEntry("mean", expected.mean()).containsEntry("min", expected.min())
+          .containsEntry("max", expected.max()).containsEntry("count", expected.count());
+      assertThat(Instant.parse((String) h1.get(i).get("timestamp")).toEpochMilli()).isEqualTo(expected.windowStart());
+    }
+    assertThat(db.sql("SELECT count() n FROM netpulse_rate WHERE host = 'h2' AND \"interface\" IS NULL"))
+        .containsExactly(Map.of("n", (long) perHost));
+
+    // A new writer in the same group starts after the committed offsets: only the new rate is stored.
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      send(producer, rate("h1", "eth0", perHost));
+    }
+    try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "netpulse", "netpulse");
+        RatesToStore writer = new RatesToStore(kafka.bootstrapServers(), TOPICS, store)) {
+      writer.start();
+      await().atMost(Duration.ofSeconds(60)).until(() -> writer.storedRates() == 1);
+      awaitCount(2 * perHost + 1);
+      Thread.sleep(1000); // nothing more may arrive: no replay of what was committed
+      assertThat(writer.storedRates()).isEqualTo(1);
+    }
+    assertThat(db.sql("SELECT count() n FROM netpulse_rate")).containsExactly(Map.of("n", 2L * perHost + 1));
+  }
+
+  @Test
+  void storeDownMeansNoCommitAndTheBatchIsStoredOnceItIsBack() throws Exception {
+    Topics topics = new Topics("outage.");
+    kafka.createTopics(topics, 1);
+    int port;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      port = probe.getLocalPort();
+    }
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      for (int i = 0; i < 3; i++) {
+        producer.send(new ProducerRecord<>(topics.rates(), "h9", Json.bytes(rate("h9", "eth1", i)))).get();
+      }
+    }
+    try (InfluxStore store = new InfluxStore("http://127.0.0.1:" + port, "t".toCharArray(), "netpulse", "netpulse");
+        RatesToStore writer = new RatesToStore(kafka.bootstrapServers(), topics, store)) {
+      writer.start();
+      await().atMost(Duration.ofSeconds(40)).until(() -> writer.retriedBatches() >= 1);
+      assertThat(writer.storedRates()).isZero();
+      assertThat(committed(topics.rates())).as("nothing committed while the store is down").isZero();
+      try (EmbeddedQuestDb late = EmbeddedQuestDb.start(dir.resolve("qdb-late"), port)) {
+        await().atMost(Duration.ofSeconds(90)).until(() -> writer.storedRates() == 3);
+        assertThat(committed(topics.rates())).isEqualTo(3);
+        await().atMost(Duration.ofSeconds(15)).ignoreExceptions().until(() ->
+            late.sql("SELECT count_distinct(timestamp) n FROM netpulse_rate WHERE host = 'h9'"),
+            rows -> rows.equals(List.of(Map.of("n", 3L))));
+      }
+    }
+  }
+
+  private static RateEvent rate(String host, String iface, int second) {
+    long start = T0 + second * 1000L;
+    double mean = 1_000_000.0 + second * 1234.5 + (host.equals("h2") ? 0.25 : 0);
+    return new RateEvent(RateEvent.SCHEMA, host, iface, "rx_pps", Units.PACKETS_PER_S, "1s",
+        start, start + 1000, mean, mean - 100.5, mean + 200.75, 1 + second % 3);
+  }
+
+  private static KafkaProducer<String, byte[]> producer() {
+    return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+        new StringSerializer(), new ByteArraySerializer());
+  }
+
+  private static void send(KafkaProducer<String, byte[]> producer, RateEvent rate) throws Exception {
+    String key = rate.host() + "/" + (rate.iface() == null ? "-" : rate.iface()) + "/" + rate.metric();
+    producer.send(new ProducerRecord<>(TOPICS.rates(), key, Json.bytes(rate))).get();
+  }
+
+  private static void awaitCount(long expected) {
+    await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+        .until(() -> db.sql("SELECT count() n FROM netpulse_rate"), rows -> rows.equals(List.of(Map.of("n", expected))));
+  }
+
+  private static long committedTotal() throws Exception {
+    return committed(TOPICS.rates());
+  }
+
+  private static long committed(String topic) throws Exception {
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(RatesToStore.GROUP_ID)
+          .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+      return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
+          .mapToLong(e -> e.getValue().offset()).sum();
+    }
+  }
+}
