@@ -2,8 +2,10 @@ package io.netpulse.collector;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,6 +57,10 @@ public record Inventory(List<Host> hosts) {
       doc = YAML.readValue(Files.readString(file), Document.class);
     } catch (NoSuchFileException e) {
       throw new InventoryException("inventory " + file + " does not exist");
+    } catch (UnrecognizedPropertyException e) {
+      throw new InventoryException("inventory " + file + ": unknown key '" + e.getPropertyName() + "' at "
+          + path(e) + " (near line " + e.getLocation().getLineNr() + "); known keys: "
+          + e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList());
     } catch (JsonProcessingException e) {
       String where = e.getLocation() == null ? "" : " line " + e.getLocation().getLineNr() + " column "
           + e.getLocation().getColumnNr();
@@ -111,6 +117,18 @@ public record Inventory(List<Host> hosts) {
           Duration.ofSeconds(timeout)), List.copyOf(samplers)));
     }
     return new Inventory(List.copyOf(hosts));
+  }
+
+  private static String path(JsonMappingException e) {
+    StringBuilder path = new StringBuilder();
+    for (JsonMappingException.Reference ref : e.getPath()) {
+      if (ref.getFieldName() != null) {
+        path.append(path.length() == 0 ? "" : ".").append(ref.getFieldName());
+      } else if (ref.getIndex() >= 0) {
+        path.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    return path.toString();
   }
 
   private static String defaultIdentity(Path home) {
