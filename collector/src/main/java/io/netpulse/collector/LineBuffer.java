@@ -56,6 +56,14 @@ final class LineBuffer {
 
   /** Up to {@code max} oldest lines, waiting up to the timeout for the first; removed from the buffer. */
   List<LineEvent> take(int max, long timeoutMillis) throws InterruptedException {
+    return take(max, timeoutMillis, 0);
+  }
+
+  /**
+   * As {@link #take(int, long)}, and once a line is there waits up to {@code lingerMillis} more for the batch to fill:
+   * samplers print a burst once a second, so this turns a request per line into a request per burst.
+   */
+  List<LineEvent> take(int max, long timeoutMillis, long lingerMillis) throws InterruptedException {
     lock.lock();
     try {
       long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -64,6 +72,10 @@ final class LineBuffer {
           return List.of();
         }
         nanos = notEmpty.awaitNanos(nanos);
+      }
+      long linger = TimeUnit.MILLISECONDS.toNanos(lingerMillis);
+      while (linger > 0 && loaded.isEmpty() && (spool == null || spool.isEmpty()) && memory.size() < max) {
+        linger = notEmpty.awaitNanos(linger);
       }
       if (loaded.isEmpty() && spool != null && !spool.isEmpty()) {
         loaded.addAll(spool.takeOldest());
