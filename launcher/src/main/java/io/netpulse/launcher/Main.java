@@ -1,9 +1,10 @@
 package io.netpulse.launcher;
 
 import io.netpulse.launcher.cli.CollectorCommand;
+import io.netpulse.launcher.cli.DashboardCommand;
 import io.netpulse.launcher.cli.DemoCommand;
 import io.netpulse.launcher.cli.NetpulseCommand;
-//TMP import io.netpulse.launcher.cli.ParseCommand;
+import io.netpulse.launcher.cli.ParseCommand;
 import io.netpulse.launcher.cli.ProcessorCommand;
 import io.netpulse.launcher.cli.UserErrors;
 import picocli.CommandLine;
@@ -21,8 +22,9 @@ public final class Main {
     CommandLine cli = new CommandLine(new NetpulseCommand())
         .addSubcommand(new DemoCommand())
         .addSubcommand(new ProcessorCommand())
+        .addSubcommand(new DashboardCommand())
+        .addSubcommand(new ParseCommand())
         .addSubcommand(new CollectorCommand());
-        //TMP .addSubcommand(new ParseCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
   }

@@ -11,11 +11,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = {
-      "Starts Kafka, the store, the processor, the dashboard and a collector running",
-      "'sar -n DEV 1' on a measured host, sends iperf3 traffic to it (between two network",
-      "namespaces as root, over loopback otherwise), prints the receive rate every second",
-      "and a table at the end."})
+    description = "Starts Kafka, the store, the processor, the dashboard and a collector running "
+        + "'sar -n DEV 1' on a measured host, sends iperf3 traffic to it (between two network "
+        + "namespaces as root, over loopback otherwise), prints the receive rate every second "
+        + "and a table at the end.")
 public final class DemoCommand implements Callable<Integer> {
 
   @Mixin PipelineOptions pipeline = new PipelineOptions();

@@ -10,9 +10,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Runs cloud vendors' network benchmark procedures (latency, bandwidth, PPS, connections/s,",
-      "concurrent connections) as an event-driven pipeline: collector -> Kafka -> Kafka Streams",
-      "processor -> InfluxDB, with a live dashboard.",
+      "Runs cloud vendors' network benchmark procedures (latency, bandwidth, PPS, connections/s, "
+          + "concurrent connections) as an event-driven pipeline: collector -> Kafka -> Kafka Streams "
+          + "processor -> InfluxDB, with a live dashboard.",
       ""
     },
     footer = {"", "Exit codes: 0 success, 1 a test failed, 2 bad usage or input.",

@@ -17,12 +17,13 @@ final class Iperf3JsonReader {
 
   private Iperf3JsonReader() {}
 
-  static ParseResult read(String json, ParseContext context) {
+  static ParseResult read(String json, int lineCount, ParseContext context) {
     JsonNode root;
     try {
       root = Json.mapper().readTree(json);
     } catch (JsonProcessingException e) {
-      int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+      // at end of input Jackson points one past the last line
+      int line = e.getLocation() == null ? 0 : Math.min(lineCount, e.getLocation().getLineNr());
       return ParseResult.error(new ParseError(line, null,
           "not valid iperf3 -J JSON: " + Text.shown(e.getOriginalMessage())));
     }

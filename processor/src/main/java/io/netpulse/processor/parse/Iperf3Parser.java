@@ -20,9 +20,9 @@ public final class Iperf3Parser implements OutputParser {
 
   static final Pattern ROW = Pattern.compile(
       "\\[\\s*(\\d+|SUM)\\]\\s+(\\d+(?:\\.\\d+)?)\\s*-\\s*(\\d+(?:\\.\\d+)?)\\s+sec\\s+(\\S+)\\s+(\\S*Bytes)"
-          + "\\s+([0-9.]+)\\s+(\\S+/sec)(.*)");
+          + "\\s+(\\d+(?:\\.\\d+)?)\\s+(\\S+/sec)(.*)");
   private static final Pattern UDP_LOSS = Pattern.compile(
-      "\\s*([0-9.]+)\\s+ms\\s+(\\d+)/\\s*(\\d+)\\s+\\(([0-9.e+-]+|-?nan)%\\)\\s*(sender|receiver)?\\s*");
+      "\\s*(\\d+(?:\\.\\d+)?)\\s+ms\\s+(\\d+)/\\s*(\\d+)\\s+\\(([0-9.e+-]+|-?nan)%\\)\\s*(sender|receiver)?\\s*");
   private static final Pattern TRAILING_ROLE = Pattern.compile(".*\\b(sender|receiver)\\s*$");
   private static final Pattern DATAGRAMS = Pattern.compile("\\s*(\\d+)\\s*");
 
@@ -37,7 +37,7 @@ public final class Iperf3Parser implements OutputParser {
       String t = line == null ? "" : line.strip();
       if (!t.isEmpty()) {
         if (t.startsWith("{")) {
-          return Iperf3JsonReader.read(String.join("\n", lines), context);
+          return Iperf3JsonReader.read(String.join("\n", lines), lines.size(), context);
         }
         break;
       }
@@ -50,6 +50,10 @@ public final class Iperf3Parser implements OutputParser {
     int n = 0;
     for (String raw : lines) {
       n++;
+      if (Text.tooLong(raw)) {
+        errors.add(Text.tooLongError(n));
+        continue;
+      }
       String line = Text.clean(raw);
       if (line.startsWith("iperf3: error") || line.startsWith("iperf3: interrupt")) {
         errors.add(new ParseError(n, null, "iperf3 reported: " + Text.shown(line)));

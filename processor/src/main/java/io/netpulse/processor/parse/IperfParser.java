@@ -20,7 +20,7 @@ public final class IperfParser implements OutputParser {
   public static final String FORMAT = "iperf";
 
   private static final Pattern LOSS = Pattern.compile(
-      "\\s*([0-9.]+)\\s+ms\\s+(\\d+)/\\s*(\\d+)\\s+\\(([^)]*)%\\).*");
+      "\\s*(\\d+(?:\\.\\d+)?)\\s+ms\\s+(\\d+)/\\s*(\\d+)\\s+\\(([^)]*)%\\).*");
 
   private record Row(int line, String id, double start, double end, double bps, String rest) {}
 
@@ -40,6 +40,10 @@ public final class IperfParser implements OutputParser {
     int n = 0;
     for (String raw : lines) {
       n++;
+      if (Text.tooLong(raw)) {
+        errors.add(Text.tooLongError(n));
+        continue;
+      }
       String line = Text.clean(raw);
       if (line.contains("Server Report:")) {
         serverReport = true;

@@ -28,7 +28,7 @@ public final class NetperfParser implements LineParser {
       "(?:MIGRATED\\s+)?(TCP|UDP|SCTP)\\s+(STREAM|MAERTS|SENDFILE|REQUEST/RESPONSE|Connect/Request/Response)\\s+TEST\\b.*",
       Pattern.CASE_INSENSITIVE);
   private static final String RR_HINT = "RR";
-  private static final Pattern BITS_UNIT = Pattern.compile("10\\^(\\d+)bits/s");
+  private static final Pattern BITS_UNIT = Pattern.compile("10\\^(\\d{1,2})bits/s");
 
   @Override
   public String format() {
@@ -37,6 +37,9 @@ public final class NetperfParser implements LineParser {
 
   @Override
   public ParseResult parseLine(String raw, int lineNumber, ParseContext context) {
+    if (Text.tooLong(raw)) {
+      return ParseResult.error(Text.tooLongError(lineNumber));
+    }
     String line = Text.clean(raw);
     if (!line.startsWith("Interim result:")) {
       return ParseResult.empty();
@@ -76,6 +79,10 @@ public final class NetperfParser implements LineParser {
     int n = 0;
     for (String raw : lines) {
       n++;
+      if (Text.tooLong(raw)) {
+        errors.add(Text.tooLongError(n));
+        continue;
+      }
       String line = Text.clean(raw);
       if (line.isEmpty()) {
         continue;

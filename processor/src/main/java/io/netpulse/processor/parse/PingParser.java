@@ -18,9 +18,9 @@ public final class PingParser implements LineParser {
   public static final String FORMAT = "ping";
 
   private static final Pattern REPLY = Pattern.compile(
-      "(?:\\[(\\d+(?:\\.\\d+)?)\\]\\s*)?\\d+ bytes from .*?\\btime[=<]\\s*([0-9.]+)\\s*(ms|us|s)\\b.*");
+      "(?:\\[(\\d+(?:\\.\\d+)?)\\]\\s*)?\\d+ bytes from .*?\\btime[=<]\\s*(\\d+(?:\\.\\d+)?)\\s*(ms|us|s)\\b.*");
   private static final Pattern COUNTS = Pattern.compile(
-      "(\\d+) packets transmitted, (\\d+) (?:packets )?received,.*?(\\d+(?:\\.\\d+)?)% packet loss.*");
+      "(\\d+) packets transmitted, (\\d+) (?:packets )?received,.*?\\b(\\d+(?:\\.\\d+)?)% packet loss.*");
   private static final Pattern RTT = Pattern.compile(
       "(?:rtt|round-trip) min/avg/max/(?:mdev|stddev) = (\\S+)/(\\S+)/(\\S+)/(\\S+) (ms|us)");
   private static final String[] RTT_NAMES = {"rtt_min_ms", "rtt_avg_ms", "rtt_max_ms", "rtt_mdev_ms"};
@@ -32,6 +32,9 @@ public final class PingParser implements LineParser {
 
   @Override
   public ParseResult parseLine(String raw, int lineNumber, ParseContext context) {
+    if (Text.tooLong(raw)) {
+      return ParseResult.error(Text.tooLongError(lineNumber));
+    }
     String line = Text.clean(raw);
     Matcher m;
     if ((m = REPLY.matcher(line)).matches()) {

@@ -44,6 +44,10 @@ public final class ProcNetDevParser implements OutputParser {
     int n = 0;
     for (String raw : lines) {
       n++;
+      if (Text.tooLong(raw)) {
+        errors.add(Text.tooLongError(n));
+        continue;
+      }
       String line = Text.clean(raw);
       Matcher epoch = EPOCH.matcher(line);
       if (epoch.matches()) {

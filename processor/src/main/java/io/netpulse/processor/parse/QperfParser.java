@@ -35,6 +35,10 @@ public final class QperfParser implements OutputParser {
     int n = 0;
     for (String raw : lines) {
       n++;
+      if (Text.tooLong(raw)) {
+        errors.add(Text.tooLongError(n));
+        continue;
+      }
       String line = Text.clean(raw);
       if (line.isEmpty()) {
         continue;

@@ -19,12 +19,12 @@ public final class SockperfParser implements LineParser {
 
   public static final String FORMAT = "sockperf";
 
-  private static final Pattern AVG = Pattern.compile(".*\\bavg-(lat|latency|rtt)\\s*=\\s*([0-9.]+).*");
-  private static final Pattern PERCENTILE = Pattern.compile(".*--->\\s*percentile\\s+([0-9.]+)\\s*=\\s*([0-9.]+).*");
-  private static final Pattern MIN_MAX = Pattern.compile(".*--->\\s*<(MIN|MAX)>\\s*observation\\s*=\\s*([0-9.]+).*");
-  private static final Pattern MSG_RATE = Pattern.compile(".*Summary: Message Rate is\\s+([0-9.]+)\\s*\\[msg/sec\\].*");
+  private static final Pattern AVG = Pattern.compile(".*\\bavg-(lat|latency|rtt)\\s*=\\s*(\\d+(?:\\.\\d+)?).*");
+  private static final Pattern PERCENTILE = Pattern.compile(".*--->\\s*percentile\\s+(\\d+(?:\\.\\d+)?)\\s*=\\s*(\\d+(?:\\.\\d+)?).*");
+  private static final Pattern MIN_MAX = Pattern.compile(".*--->\\s*<(MIN|MAX)>\\s*observation\\s*=\\s*(\\d+(?:\\.\\d+)?).*");
+  private static final Pattern MSG_RATE = Pattern.compile(".*Summary: Message Rate is\\s+(\\d+(?:\\.\\d+)?)\\s*\\[msg/sec\\].*");
   private static final Pattern BANDWIDTH = Pattern.compile(
-      ".*Summary: BandWidth is\\s+[0-9.]+\\s*\\S+\\s*\\(([0-9.]+)\\s*([KMGT]?bps)\\).*");
+      ".*Summary: BandWidth is\\s+\\d+(?:\\.\\d+)?\\s*\\S+\\s*\\((\\d+(?:\\.\\d+)?)\\s*([KMGT]?bps)\\).*");
 
   @Override
   public String format() {
@@ -33,6 +33,9 @@ public final class SockperfParser implements LineParser {
 
   @Override
   public ParseResult parseLine(String raw, int lineNumber, ParseContext context) {
+    if (Text.tooLong(raw)) {
+      return ParseResult.error(Text.tooLongError(lineNumber));
+    }
     String line = Text.clean(raw);
     if (!line.startsWith("sockperf")) {
       return ParseResult.empty();
@@ -74,7 +77,7 @@ public final class SockperfParser implements LineParser {
     return "p" + p.replace(".", "") + "_us";
   }
 
-  /** [0-9.]+ may still be "1.2.3": the caller's parseDouble must not throw. */
+  /** \\d+(?:\\.\\d+)? may still be "1.2.3": the caller's parseDouble must not throw. */
   private static String checked(String number) {
     return Text.number(number).isPresent() ? number : "NaN";
   }

@@ -27,6 +27,9 @@ public final class SsSummaryParser implements LineParser {
 
   @Override
   public ParseResult parseLine(String raw, int lineNumber, ParseContext context) {
+    if (Text.tooLong(raw)) {
+      return ParseResult.error(Text.tooLongError(lineNumber));
+    }
     String line = Text.clean(raw);
     if (!line.startsWith("TCP:")) {
       return ParseResult.empty(); // Total:, the transport table, blanks

@@ -9,6 +9,8 @@ final class Text {
 
   private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
   private static final int MAX_SHOWN = 60;
+  /** No tool prints lines this long; regexes on megabyte garbage would only burn CPU. */
+  static final int MAX_LINE = 8192;
 
   private Text() {}
 
@@ -19,6 +21,14 @@ final class Text {
     }
     String s = line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line;
     return s.strip();
+  }
+
+  static boolean tooLong(String line) {
+    return line != null && line.length() > MAX_LINE;
+  }
+
+  static ParseError tooLongError(int line) {
+    return new ParseError(line, null, "line longer than " + MAX_LINE + " characters: not tool output");
   }
 
   /** A finite number, or empty. */

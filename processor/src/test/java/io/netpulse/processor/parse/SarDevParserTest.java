@@ -176,4 +176,26 @@ class SarDevParserTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Parsers.forFormat("nope"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope").hasMessageContaining("sar-dev");
   }
+
+  /** The benchmark's baseline must do the same work, or the speed-up would mean nothing. */
+  @Test
+  void benchmarkBaselineAgreesWithParser() {
+    RegexSplitSarParser baseline = new RegexSplitSarParser(java.time.LocalDate.of(2026, 11, 30));
+    ParseContext context = ParseContext.streamed(utc("2026-11-30T05:13:40Z"));
+    int rows = 0;
+    for (String f : List.of("sar/sar-dev-ns-c.txt", "sar/sar-dev-ns-12h.txt")) {
+      for (String line : Fixtures.lines(f)) {
+        List<Sample> expected = parser.parseLine(line, 0, context).samples();
+        List<Sample> actual = baseline.parseLine(line);
+        assertThat(actual).extracting(Sample::metric, Sample::value, Sample::iface, Sample::summary)
+            .containsExactlyElementsOf(expected.stream()
+                .map(x -> org.assertj.core.groups.Tuple.tuple(x.metric(), x.value(), x.iface(), x.summary())).toList());
+        if (!expected.isEmpty() && !expected.get(0).summary()) {
+          assertThat(actual.get(0).ts()).isEqualTo(expected.get(0).ts());
+          rows++;
+        }
+      }
+    }
+    assertThat(rows).isEqualTo(12);
+  }
 }

@@ -1,0 +1,35 @@
+package io.netpulse.launcher.cli;
+
+import io.netpulse.dashboard.Dashboard;
+import io.netpulse.dashboard.DashboardConfig;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+@Command(name = "dashboard", mixinStandardHelpOptions = true,
+    description = "Serves the live dashboard for a Kafka cluster until stopped.")
+public final class DashboardCommand implements Callable<Integer> {
+
+  @Mixin PipelineOptions pipeline = new PipelineOptions();
+  @Mixin DashboardOptions dashboard = new DashboardOptions();
+
+  @Override
+  public Integer call() throws Exception {
+    if (pipeline.bootstrapServers == null) {
+      throw new UserError("dashboard needs --bootstrap-servers (or NETPULSE_BOOTSTRAP_SERVERS); "
+          + "'netpulse demo' runs everything embedded");
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    try (Dashboard d = Dashboard.start(new DashboardConfig(pipeline.bootstrapServers, pipeline.topics(),
+        dashboard.host, dashboard.port, dashboard.token))) {
+      Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
+      System.out.println("dashboard " + d.url());
+      if (d.token() != null && dashboard.token == null) {
+        System.out.println("token     " + d.token() + " (generated: pass --dashboard-token to choose one)");
+      }
+      stopped.await();
+    }
+    return 0;
+  }
+}
