@@ -8,7 +8,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -27,9 +30,10 @@ import org.slf4j.LoggerFactory;
 public final class KafkaLineSink implements LineSink {
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaLineSink.class);
-  private static final long MAX_BACKOFF_MS = 8000;
+  private static final long MAX_BACKOFF_MS = 8000; // between attempts when send() finds no metadata
   // one produce request per sampler burst rather than per line: most of the collector's CPU at 1 Hz otherwise
   private static final long BATCH_LINGER_MS = 200;
+  private static final int ACK_PATIENCE_SECONDS = 5; // then the outage is logged; the wait goes on
 
   private final SinkSettings settings;
   private final CollectorMetrics metrics;
@@ -40,6 +44,7 @@ public final class KafkaLineSink implements LineSink {
   private final AtomicLong failedAttempts = new AtomicLong();
   private volatile boolean stopping;
   private List<LineEvent> unsent = List.of(); // shipper thread only, until it has ended
+  private long outageSinceMillis; // shipper thread only
 
   public KafkaLineSink(String bootstrapServers, String topic) {
     this(SinkSettings.memoryOnly(bootstrapServers, topic), new CollectorMetrics());
@@ -66,10 +71,11 @@ public final class KafkaLineSink implements LineSink {
     p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5); // ordered with idempotence
     p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    // fail a batch after 15 s rather than 2 min: the buffer keeps the lines and the shipper sends them again,
-    // which lets memory and spool (bounded, counted) hold an outage instead of the producer's opaque buffer
+    // never expire a batch: after an expiry the idempotent producer bumps its epoch and later batches of the same
+    // partition can land before the expired one is sent again. The shipper keeps one batch in the producer and
+    // everything else in memory and the spool (bounded, counted), so waiting does not grow the producer's buffer.
     p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
-    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 15000);
+    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
     p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5000);
     p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 2000);
     return p;
@@ -85,7 +91,7 @@ public final class KafkaLineSink implements LineSink {
     return sent.get();
   }
 
-  /** Batches that had to be sent again. */
+  /** Batches that send() could not queue (no metadata) and that were sent again. */
   public long failed() {
     return failedAttempts.get();
   }
@@ -96,8 +102,7 @@ public final class KafkaLineSink implements LineSink {
 
   private void ship() {
     List<LineEvent> batch = List.of();
-    long backoffMs = 0;
-    long outageSince = 0;
+    Backoff backoff = new Backoff(Duration.ofMillis(250), Duration.ofMillis(MAX_BACKOFF_MS));
     try {
       while (!stopping || !batch.isEmpty() || !buffer.isEmpty()) {
         if (batch.isEmpty()) {
@@ -107,26 +112,16 @@ public final class KafkaLineSink implements LineSink {
         SendOutcome outcome = sendAndWait(batch);
         batch = outcome.failed();
         if (batch.isEmpty()) {
-          if (outageSince != 0) {
-            LOG.info("Kafka at {} reachable again after {} s; sending the buffered lines",
-                settings.bootstrapServers(), (System.currentTimeMillis() - outageSince) / 1000);
-            outageSince = 0;
-          }
-          backoffMs = 0;
+          reachable();
+          backoff.reset();
           continue;
         }
         failedAttempts.incrementAndGet();
-        if (outageSince == 0) {
-          outageSince = System.currentTimeMillis();
-          LOG.warn("cannot send to Kafka at {} ({}); keeping lines in order in memory{} until it is back",
-              settings.bootstrapServers(), outcome.error(),
-              settings.spoolDir() == null ? "" : " then in " + settings.spoolDir());
-        }
+        unreachable(outcome.error());
         if (stopping) {
           break; // close() keeps the rest for the next start
         }
-        backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(250, backoffMs * 2));
-        Thread.sleep(backoffMs);
+        Thread.sleep(backoff.next());
       }
     } catch (InterruptedException | org.apache.kafka.common.errors.InterruptException e) {
       Thread.currentThread().interrupt();
@@ -135,48 +130,68 @@ public final class KafkaLineSink implements LineSink {
     }
   }
 
+  private void unreachable(String why) {
+    if (outageSinceMillis == 0) {
+      outageSinceMillis = System.currentTimeMillis();
+      LOG.warn("cannot send to Kafka at {} ({}); keeping lines in order in memory{} until it is back",
+          settings.bootstrapServers(), why, settings.spoolDir() == null ? "" : " then in " + settings.spoolDir());
+    }
+  }
+
+  private void reachable() {
+    if (outageSinceMillis != 0) {
+      LOG.info("Kafka at {} reachable again after {} s; sending the buffered lines", settings.bootstrapServers(),
+          (System.currentTimeMillis() - outageSinceMillis) / 1000);
+      outageSinceMillis = 0;
+    }
+  }
+
   private record SendOutcome(List<LineEvent> failed, String error) {}
 
-  /** Sends a batch and waits for every ack; returns the lines to send again, in their order. */
-  private SendOutcome sendAndWait(List<LineEvent> batch) {
+  /**
+   * Sends a batch and waits for every ack, however long the broker is away: the producer retries without a delivery
+   * timeout, because an expired batch lets later batches of the same partition overtake it. Returns the lines to send
+   * again (those send() refused for lack of metadata), in order.
+   */
+  private SendOutcome sendAndWait(List<LineEvent> batch) throws InterruptedException {
     List<Future<RecordMetadata>> acks = new ArrayList<>(batch.size());
     String error = null;
-    int queued = 0;
     try {
       for (LineEvent line : batch) {
         acks.add(producer.send(new ProducerRecord<>(settings.topic(), null, line.ts(), line.host(), line)));
-        queued++;
       }
     } catch (KafkaException e) { // metadata not available within max.block.ms: the broker is away
       error = e.getMessage();
     }
-    producer.flush();
-    List<LineEvent> failed = new ArrayList<>();
     Map<SourceId, Long> sentBySource = new HashMap<>();
-    for (int i = 0; i < batch.size(); i++) {
+    for (int i = 0; i < acks.size(); i++) {
       LineEvent line = batch.get(i);
-      boolean ok = false;
-      if (i < queued) {
-        try {
-          acks.get(i).get();
-          ok = true;
-        } catch (java.util.concurrent.ExecutionException e) {
-          error = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          error = "interrupted";
-        }
-      }
-      // once one line of a host failed, later lines of that host must wait too, or they would overtake it
-      if (ok && failed.stream().noneMatch(f -> f.host().equals(line.host()))) {
+      String refused = awaitAck(acks.get(i));
+      if (refused == null) {
         sentBySource.merge(new SourceId(line.host(), line.source()), 1L, Long::sum);
-      } else {
-        failed.add(line);
+      } else { // not retriable (a line over the size limit, no authorisation): sending again cannot help
+        metrics.of(line.host(), line.source()).dropped(1);
+        LOG.error("Kafka refused line {} of {}/{}: {}; dropped", line.seq(), line.host(), line.source(), refused);
       }
     }
     sentBySource.forEach((id, n) -> metrics.of(id.host(), id.source()).sent(n));
-    sent.addAndGet(batch.size() - failed.size());
-    return new SendOutcome(failed, error);
+    sent.addAndGet(sentBySource.values().stream().mapToLong(Long::longValue).sum());
+    return new SendOutcome(new ArrayList<>(batch.subList(acks.size(), batch.size())), error);
+  }
+
+  /** Null once acknowledged, or why Kafka refused the record for good. */
+  private String awaitAck(Future<RecordMetadata> ack) throws InterruptedException {
+    while (true) {
+      try {
+        ack.get(ACK_PATIENCE_SECONDS, TimeUnit.SECONDS);
+        return null;
+      } catch (TimeoutException e) {
+        unreachable("no acknowledgement for " + ACK_PATIENCE_SECONDS + " s");
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+      }
+    }
   }
 
   /**

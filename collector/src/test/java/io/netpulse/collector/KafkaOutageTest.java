@@ -82,6 +82,8 @@ class KafkaOutageTest {
       kafka.close();
     }
     Map<String, TreeSet<Long>> seqs = TopicLines.seqBySource(onTopic);
+    // the idempotent producer never gave up on a batch, so nothing was sent twice either
+    assertThat(onTopic).hasSize((int) (tickerLines + sarLines));
     assertThat(seqs.get("host-a/ticker")).containsExactlyElementsOf(
         LongStream.range(0, tickerLines).boxed().toList());
     assertThat(seqs.get("host-b/sar-dev")).containsExactlyElementsOf(
