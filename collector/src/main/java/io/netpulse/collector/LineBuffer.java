@@ -27,6 +27,7 @@ final class LineBuffer {
   private final ArrayDeque<LineEvent> memory = new ArrayDeque<>();
   private final ArrayDeque<LineEvent> loaded = new ArrayDeque<>(); // oldest: read back from the spool
   private long lastDropLogNanos;
+  private int wakeAt = 1; // lines in memory that wake the shipper: 1 while it waits for any, the batch size while it lingers
 
   LineBuffer(int memoryLines, DiskSpool spool, CollectorMetrics metrics) {
     if (memoryLines < 1) {
@@ -48,7 +49,9 @@ final class LineBuffer {
           dropOldest();
         }
       }
-      notEmpty.signal();
+      if (memory.size() >= wakeAt || memory.isEmpty()) { // empty: just spilled to the spool
+        notEmpty.signal(); // not on every line: at 1 Hz bursts that would wake the shipper once per line
+      }
     } finally {
       lock.unlock();
     }
@@ -74,9 +77,11 @@ final class LineBuffer {
         nanos = notEmpty.awaitNanos(nanos);
       }
       long linger = TimeUnit.MILLISECONDS.toNanos(lingerMillis);
+      wakeAt = max;
       while (linger > 0 && loaded.isEmpty() && (spool == null || spool.isEmpty()) && memory.size() < max) {
         linger = notEmpty.awaitNanos(linger);
       }
+      wakeAt = 1;
       if (loaded.isEmpty() && spool != null && !spool.isEmpty()) {
         loaded.addAll(spool.takeOldest());
       }

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CollectorCommandBenchmark {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();
-  private static final Duration WARMUP = Duration.ofSeconds(10);
+  private static final Duration WARMUP = Duration.ofSeconds(60);
   private static final Duration MEASURE = Duration.ofSeconds(30);
   private static final Path REPORT = Path.of("target", "collector-bench.txt");
 
