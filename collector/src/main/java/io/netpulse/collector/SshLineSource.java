@@ -93,6 +93,9 @@ public final class SshLineSource implements AutoCloseable {
           emitter.emit(line);
           backoff.reset();
         }
+        if (closed.getCount() == 0) {
+          return; // close() cut the channel: nothing to diagnose
+        }
         awaitExitStatus(ch);
         if (ch.getExitStatus() == -1) {
           awaitSessionDown(); // no exit status: most likely the session went; jsch marks it down a moment later
