@@ -3,27 +3,67 @@ package io.netpulse.collector;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.json.JsonSerde;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Sends lines to the {@code lines} topic keyed by host: idempotent, acks=all, in order. */
+/**
+ * Sends lines to the {@code lines} topic keyed by host: idempotent, acks=all, in order. {@link #send} never blocks
+ * the reader: lines go to a {@link LineBuffer} (memory, then a bounded disk spool) and one shipper thread sends them
+ * in batches, waiting for each batch's acks and sending again what failed, so an unreachable broker only delays lines.
+ */
 public final class KafkaLineSink implements LineSink {
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaLineSink.class);
+  private static final long MAX_BACKOFF_MS = 8000; // between attempts when send() finds no metadata
+  // one produce request per sampler burst rather than per line: most of the collector's CPU at 1 Hz otherwise
+  private static final long BATCH_LINGER_MS = 200;
+  private static final int ACK_PATIENCE_SECONDS = 5; // then the outage is logged; the wait goes on
 
+  private final SinkSettings settings;
+  private final CollectorMetrics metrics;
+  private final LineBuffer buffer;
   private final KafkaProducer<String, LineEvent> producer;
-  private final String topic;
+  private final Thread shipper;
   private final AtomicLong sent = new AtomicLong();
-  private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong failedAttempts = new AtomicLong();
+  private volatile boolean stopping;
+  private List<LineEvent> unsent = List.of(); // shipper thread only, until it has ended
+  private long outageSinceMillis; // shipper thread only
 
   public KafkaLineSink(String bootstrapServers, String topic) {
-    this.topic = topic;
+    this(SinkSettings.memoryOnly(bootstrapServers, topic), new CollectorMetrics());
+  }
+
+  public KafkaLineSink(SinkSettings settings, CollectorMetrics metrics) {
+    this.settings = settings;
+    this.metrics = metrics;
+    DiskSpool spool = settings.spoolDir() == null ? null
+        : new DiskSpool(settings.spoolDir(), settings.spoolMaxBytes(), metrics);
+    this.buffer = new LineBuffer(settings.memoryLines(), spool, metrics);
+    this.producer = new KafkaProducer<>(producerProperties(settings.bootstrapServers()), new StringSerializer(),
+        JsonSerde.of(LineEvent.class).serializer());
+    this.shipper = new Thread(this::ship, "collector-kafka-shipper");
+    shipper.setDaemon(true);
+    shipper.start();
+  }
+
+  private static Properties producerProperties(String bootstrapServers) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -31,30 +71,150 @@ public final class KafkaLineSink implements LineSink {
     p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5); // ordered with idempotence
     p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    this.producer = new KafkaProducer<>(p, new StringSerializer(), JsonSerde.of(LineEvent.class).serializer());
+    // never expire a batch: after an expiry the idempotent producer bumps its epoch and later batches of the same
+    // partition can land before the expired one is sent again. The shipper keeps one batch in the producer and
+    // everything else in memory and the spool (bounded, counted), so waiting does not grow the producer's buffer.
+    p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
+    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
+    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5000);
+    p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 2000);
+    return p;
   }
 
   @Override
   public void send(LineEvent line) {
-    producer.send(new ProducerRecord<>(topic, null, line.ts(), line.host(), line), (meta, error) -> {
-      if (error == null) {
-        sent.incrementAndGet();
-      } else if (failed.getAndIncrement() == 0) {
-        LOG.warn("cannot send lines to {}: {}", topic, error.getMessage());
-      }
-    });
+    buffer.offer(line);
   }
 
+  /** Lines acknowledged by Kafka. */
   public long sent() {
     return sent.get();
   }
 
+  /** Batches that send() could not queue (no metadata) and that were sent again. */
   public long failed() {
-    return failed.get();
+    return failedAttempts.get();
   }
 
+  public CollectorMetrics metrics() {
+    return metrics;
+  }
+
+  private void ship() {
+    List<LineEvent> batch = List.of();
+    Backoff backoff = new Backoff(Duration.ofMillis(250), Duration.ofMillis(MAX_BACKOFF_MS));
+    try {
+      while (!stopping || !batch.isEmpty() || !buffer.isEmpty()) {
+        if (batch.isEmpty()) {
+          batch = buffer.take(settings.batchLines(), 200, stopping ? 0 : BATCH_LINGER_MS);
+          continue;
+        }
+        SendOutcome outcome = sendAndWait(batch);
+        batch = outcome.failed();
+        if (batch.isEmpty()) {
+          reachable();
+          backoff.reset();
+          continue;
+        }
+        failedAttempts.incrementAndGet();
+        unreachable(outcome.error());
+        if (stopping) {
+          break; // close() keeps the rest for the next start
+        }
+        Thread.sleep(backoff.next());
+      }
+    } catch (InterruptedException | org.apache.kafka.common.errors.InterruptException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      unsent = batch;
+    }
+  }
+
+  private void unreachable(String why) {
+    if (outageSinceMillis == 0) {
+      outageSinceMillis = System.currentTimeMillis();
+      LOG.warn("cannot send to Kafka at {} ({}); keeping lines in order in memory{} until it is back",
+          settings.bootstrapServers(), why, settings.spoolDir() == null ? "" : " then in " + settings.spoolDir());
+    }
+  }
+
+  private void reachable() {
+    if (outageSinceMillis != 0) {
+      LOG.info("Kafka at {} reachable again after {} s; sending the buffered lines", settings.bootstrapServers(),
+          (System.currentTimeMillis() - outageSinceMillis) / 1000);
+      outageSinceMillis = 0;
+    }
+  }
+
+  private record SendOutcome(List<LineEvent> failed, String error) {}
+
+  /**
+   * Sends a batch and waits for every ack, however long the broker is away: the producer retries without a delivery
+   * timeout, because an expired batch lets later batches of the same partition overtake it. Returns the lines to send
+   * again (those send() refused for lack of metadata), in order.
+   */
+  private SendOutcome sendAndWait(List<LineEvent> batch) throws InterruptedException {
+    List<Future<RecordMetadata>> acks = new ArrayList<>(batch.size());
+    String error = null;
+    try {
+      for (LineEvent line : batch) {
+        acks.add(producer.send(new ProducerRecord<>(settings.topic(), null, line.ts(), line.host(), line)));
+      }
+    } catch (KafkaException e) { // metadata not available within max.block.ms: the broker is away
+      error = e.getMessage();
+    }
+    Map<SourceId, Long> sentBySource = new HashMap<>();
+    for (int i = 0; i < acks.size(); i++) {
+      LineEvent line = batch.get(i);
+      String refused = awaitAck(acks.get(i));
+      if (refused == null) {
+        sentBySource.merge(new SourceId(line.host(), line.source()), 1L, Long::sum);
+      } else { // not retriable (a line over the size limit, no authorisation): sending again cannot help
+        metrics.of(line.host(), line.source()).dropped(1);
+        LOG.error("Kafka refused line {} of {}/{}: {}; dropped", line.seq(), line.host(), line.source(), refused);
+      }
+    }
+    sentBySource.forEach((id, n) -> metrics.of(id.host(), id.source()).sent(n));
+    sent.addAndGet(sentBySource.values().stream().mapToLong(Long::longValue).sum());
+    return new SendOutcome(new ArrayList<>(batch.subList(acks.size(), batch.size())), error);
+  }
+
+  /** Null once acknowledged, or why Kafka refused the record for good. */
+  private String awaitAck(Future<RecordMetadata> ack) throws InterruptedException {
+    while (true) {
+      try {
+        ack.get(ACK_PATIENCE_SECONDS, TimeUnit.SECONDS);
+        return null;
+      } catch (TimeoutException e) {
+        unreachable("no acknowledgement for " + ACK_PATIENCE_SECONDS + " s");
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+      }
+    }
+  }
+
+  /**
+   * Waits up to the drain timeout for buffered lines to reach Kafka, then keeps what is left in the spool for the next
+   * start (or counts it dropped when there is no spool).
+   */
   @Override
   public void close() {
-    producer.close(Duration.ofSeconds(10));
+    stopping = true;
+    try {
+      shipper.join(settings.drainTimeout().toMillis());
+      if (shipper.isAlive()) {
+        shipper.interrupt();
+        shipper.join(5000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(2));
+    long lost = buffer.closeKeeping(unsent);
+    if (lost > 0) {
+      LOG.warn("closing with Kafka at {} unreachable: {} lines not sent and no spool dir to keep them",
+          settings.bootstrapServers(), lost);
+    }
   }
 }

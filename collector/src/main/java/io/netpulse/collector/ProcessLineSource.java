@@ -1,34 +1,36 @@
 package io.netpulse.collector;
 
-import io.netpulse.common.event.LineEvent;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a sampler as a local process (no shell: the command is an argument list) and sends each
- * line of its stdout, numbered per source from 0, to a sink.
+ * Runs a sampler or tool as a local process (no shell: the command is an argument list) and sends each line of its
+ * stdout, numbered per source from 0, to a sink. With {@link #restartOnExit(boolean)} a sampler that dies is started
+ * again with backoff, and the sequence goes on.
  */
 public final class ProcessLineSource implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ProcessLineSource.class);
+  private static final Duration STABLE_RUN = Duration.ofSeconds(30); // ran this long: restart without delay growth
 
   private final String host;
   private final String source;
-  private final String run;
   private final List<String> command;
   private final Map<String, String> environment;
-  private final LineSink sink;
-  private final AtomicLong seq = new AtomicLong();
+  private final LineEmitter emitter;
+  private final CountDownLatch closed = new CountDownLatch(1);
+  private volatile boolean restartOnExit;
   private volatile Process process;
-  private Thread reader;
+  private Thread supervisor;
 
   /**
    * @param host        host the lines describe (the record key)
@@ -39,49 +41,108 @@ public final class ProcessLineSource implements AutoCloseable {
    */
   public ProcessLineSource(String host, String source, String run, List<String> command,
       Map<String, String> environment, LineSink sink) {
-    this.host = host;
-    this.source = source;
-    this.run = run;
-    this.command = List.copyOf(command);
-    this.environment = Map.copyOf(environment);
-    this.sink = sink;
+    this(host, source, run, command, environment, sink, new CollectorMetrics());
   }
 
-  public ProcessLineSource start() throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
-    pb.environment().putAll(environment);
-    process = pb.start();
-    reader = new Thread(this::pump, "collector-" + source + "-" + host);
-    reader.setDaemon(true);
-    reader.start();
+  public ProcessLineSource(String host, String source, String run, List<String> command,
+      Map<String, String> environment, LineSink sink, CollectorMetrics metrics) {
+    this.host = host;
+    this.source = source;
+    this.command = List.copyOf(command);
+    this.environment = Map.copyOf(environment);
+    this.emitter = new LineEmitter(host, source, run, sink, metrics);
+  }
+
+  /** Start the command again when it exits (samplers); off by default (tools that run once). */
+  public ProcessLineSource restartOnExit(boolean restart) {
+    this.restartOnExit = restart;
     return this;
   }
 
-  private void pump() {
+  /** Starts the process; throws when it cannot be started at all (program missing). */
+  public ProcessLineSource start() throws IOException {
+    process = launch();
+    supervisor = new Thread(this::supervise, "collector-" + source + "-" + host);
+    supervisor.setDaemon(true);
+    supervisor.start();
+    return this;
+  }
+
+  private Process launch() throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().putAll(environment);
+    return pb.start();
+  }
+
+  private void supervise() {
+    Backoff backoff = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
+    while (true) {
+      long startedNanos = System.nanoTime();
+      pump(process);
+      int exit = waitFor(process);
+      if (closed.getCount() == 0 || !restartOnExit) {
+        return;
+      }
+      if (System.nanoTime() - startedNanos > STABLE_RUN.toNanos()) {
+        backoff.reset();
+      }
+      long delay = backoff.next();
+      LOG.warn("{} on {} exited with status {}; starting it again in {} ms: {}", source, host, exit, delay,
+          String.join(" ", command));
+      try {
+        if (closed.await(delay, TimeUnit.MILLISECONDS)) {
+          return;
+        }
+        process = launch();
+        if (closed.getCount() == 0) { // close() ran while we started it
+          process.destroy();
+          return;
+        }
+        emitter.counters().restarted();
+      } catch (IOException e) {
+        LOG.warn("{} on {}: cannot start {}: {}", source, host, command.get(0), e.getMessage());
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private void pump(Process p) {
     try (BufferedReader in = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
-        sink.send(LineEvent.of(host, source, run, seq.getAndIncrement(), System.currentTimeMillis(), line));
+        emitter.emit(line);
       }
     } catch (IOException e) {
-      if (process.isAlive()) {
+      if (p.isAlive()) {
         LOG.warn("{} on {}: reading output failed: {}", source, host, e.getMessage());
       }
     }
   }
 
-  /** Lines read so far. */
-  public long linesRead() {
-    return seq.get();
+  private static int waitFor(Process p) {
+    try {
+      return p.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
   }
 
+  /** Lines read so far. */
+  public long linesRead() {
+    return emitter.emitted();
+  }
+
+  /** PID of the current process (a new one after a restart). */
   public long pid() {
     return process.pid();
   }
 
   @Override
   public void close() {
+    closed.countDown();
     Process p = process;
     if (p == null) {
       return;
@@ -93,8 +154,8 @@ public final class ProcessLineSource implements AutoCloseable {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
       }
-      if (reader != null) {
-        reader.join(2000);
+      if (supervisor != null) {
+        supervisor.join(2000);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

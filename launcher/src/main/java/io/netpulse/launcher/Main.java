@@ -1,5 +1,6 @@
 package io.netpulse.launcher;
 
+import io.netpulse.launcher.cli.CollectorCommand;
 import io.netpulse.launcher.cli.DashboardCommand;
 import io.netpulse.launcher.cli.DemoCommand;
 import io.netpulse.launcher.cli.NetpulseCommand;
@@ -24,7 +25,8 @@ public final class Main {
         .addSubcommand(new ProcessorCommand())
         .addSubcommand(new DashboardCommand())
         .addSubcommand(new ParseCommand())
-        .addSubcommand(new RunCommand());
+        .addSubcommand(new RunCommand())
+        .addSubcommand(new CollectorCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
   }

@@ -1,0 +1,53 @@
+package io.netpulse.collector;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * How lines reach Kafka.
+ *
+ * @param bootstrapServers Kafka to send to
+ * @param topic            the lines topic
+ * @param spoolDir         where lines wait on disk while Kafka is away; null keeps them in memory only
+ * @param memoryLines      lines kept in memory before they move to the spool (or the oldest are dropped)
+ * @param spoolMaxBytes    bound of the spool in bytes; beyond it the oldest lines are dropped and counted
+ * @param batchLines       lines per send-and-wait round trip
+ * @param drainTimeout     how long close() waits for buffered lines to reach Kafka before spooling them
+ */
+public record SinkSettings(String bootstrapServers, String topic, Path spoolDir, int memoryLines,
+    long spoolMaxBytes, int batchLines, Duration drainTimeout) {
+
+  public static final int DEFAULT_MEMORY_LINES = 10_000;
+  public static final long DEFAULT_SPOOL_MAX_BYTES = 256L << 20;
+
+  public SinkSettings {
+    if (bootstrapServers == null || bootstrapServers.isBlank()) {
+      throw new IllegalArgumentException("Kafka bootstrap servers are missing");
+    }
+    if (memoryLines < 1) {
+      throw new IllegalArgumentException("memory lines must be ≥ 1, got " + memoryLines);
+    }
+    if (batchLines < 1) {
+      throw new IllegalArgumentException("batch lines must be ≥ 1, got " + batchLines);
+    }
+  }
+
+  /** Memory only (10 000 lines), no spool: what the launcher's embedded runs use. */
+  public static SinkSettings memoryOnly(String bootstrapServers, String topic) {
+    return new SinkSettings(bootstrapServers, topic, null, DEFAULT_MEMORY_LINES, DEFAULT_SPOOL_MAX_BYTES, 500,
+        Duration.ofSeconds(10));
+  }
+
+  /** Memory then a spool of 256 MiB under {@code dataDir/spool}: what the agent and the ssh collector use. */
+  public static SinkSettings spooled(String bootstrapServers, String topic, Path dataDir) {
+    return memoryOnly(bootstrapServers, topic).withSpool(dataDir.resolve("spool"), DEFAULT_SPOOL_MAX_BYTES);
+  }
+
+  public SinkSettings withSpool(Path dir, long maxBytes) {
+    return new SinkSettings(bootstrapServers, topic, dir, memoryLines, maxBytes, batchLines, drainTimeout);
+  }
+
+  public SinkSettings withMemoryLines(int lines) {
+    return new SinkSettings(bootstrapServers, topic, spoolDir, lines, spoolMaxBytes, batchLines, drainTimeout);
+  }
+}

@@ -1,0 +1,193 @@
+package io.netpulse.collector;
+
+import com.jcraft.jsch.ChannelExec;
+import com.jcraft.jsch.HostKey;
+import com.jcraft.jsch.HostKeyRepository;
+import com.jcraft.jsch.JSch;
+import com.jcraft.jsch.JSchChangedHostKeyException;
+import com.jcraft.jsch.JSchException;
+import com.jcraft.jsch.JSchUnknownHostKeyException;
+import com.jcraft.jsch.Session;
+import com.jcraft.jsch.UserInfo;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One SSH connection (jsch session) to a host, shared by all its samplers as exec channels. Connects on first use and
+ * again after the session is lost. Host keys are checked against known_hosts; an unknown host is refused unless the
+ * target opts in to accept-new, a changed key always.
+ */
+public final class SshConnection implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SshConnection.class);
+
+  private final SshTarget target;
+  private Session session;
+  private boolean closed;
+
+  public SshConnection(SshTarget target) {
+    this.target = target;
+  }
+
+  public SshTarget target() {
+    return target;
+  }
+
+  /** The connected session, connecting (again) when there is none. */
+  public synchronized Session session() throws JSchException {
+    if (closed) {
+      throw new JSchException("connection to " + target + " is closed");
+    }
+    if (session != null && session.isConnected()) {
+      return session;
+    }
+    JSch jsch = new JSch();
+    try {
+      jsch.addIdentity(target.identity().toString());
+    } catch (JSchException e) {
+      throw new JSchException(target + ": cannot use identity " + target.identity() + ": " + e.getMessage(), e);
+    }
+    jsch.setKnownHosts(target.knownHosts().toString());
+    if (target.hostKeys() == SshTarget.HostKeyPolicy.ACCEPT_NEW) {
+      jsch.setHostKeyRepository(new AcceptNew(jsch.getHostKeyRepository(), target));
+    }
+    Session s = jsch.getSession(target.user(), target.address(), target.port());
+    s.setConfig("StrictHostKeyChecking", "yes"); // the repository above decides about new hosts
+    s.setConfig("PreferredAuthentications", "publickey");
+    // a silent cut (no RST) is noticed after 3 unanswered keepalives
+    s.setServerAliveInterval(5000);
+    s.setServerAliveCountMax(3);
+    try {
+      s.connect((int) target.connectTimeout().toMillis());
+    } catch (JSchUnknownHostKeyException e) {
+      throw new JSchException(target + ": host key not in " + target.knownHosts() + "; add it (ssh-keyscan -t "
+          + "ed25519 " + target.address() + " >> " + target.knownHosts() + ") or opt in to host_key_policy: "
+          + "accept-new", e);
+    } catch (JSchChangedHostKeyException e) {
+      throw new JSchException(target + ": host key differs from the one in " + target.knownHosts()
+          + "; refusing to connect (if the host was reinstalled, remove its old line)", e);
+    } catch (JSchException e) {
+      throw new JSchException(target + ": " + ("Auth fail".equals(e.getMessage())
+          ? "key " + target.identity() + " refused for user " + target.user() : e.getMessage()), e);
+    }
+    session = s;
+    return s;
+  }
+
+  public synchronized boolean isConnected() {
+    return session != null && session.isConnected();
+  }
+
+  /** Opens an exec channel running the command; stdout is the channel's input stream. */
+  public ChannelExec exec(String command, java.io.OutputStream stderr) throws JSchException {
+    ChannelExec channel = (ChannelExec) session().openChannel("exec");
+    channel.setCommand(command);
+    channel.setErrStream(stderr, true);
+    channel.setInputStream(null);
+    return channel;
+  }
+
+  /** Runs a short command and returns its exit status (for probes such as {@code command -v sar}). */
+  public int run(String command) throws JSchException, IOException {
+    ChannelExec channel = exec(command, OutputStreamSink.INSTANCE);
+    try {
+      InputStream out = channel.getInputStream();
+      channel.connect((int) target.connectTimeout().toMillis());
+      out.transferTo(new ByteArrayOutputStream());
+      while (!channel.isClosed()) {
+        Thread.sleep(10);
+      }
+      return channel.getExitStatus();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted running " + command + " on " + target, e);
+    } finally {
+      channel.disconnect();
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    if (session != null) {
+      session.disconnect();
+    }
+  }
+
+  /** Discards output. */
+  private static final class OutputStreamSink extends java.io.OutputStream {
+    static final OutputStreamSink INSTANCE = new OutputStreamSink();
+
+    @Override
+    public void write(int b) {}
+
+    @Override
+    public void write(byte[] b, int off, int len) {}
+  }
+
+  /** OpenSSH's accept-new: a host missing from known_hosts is added; a known host with another key is refused. */
+  private static final class AcceptNew implements HostKeyRepository {
+    private final HostKeyRepository known;
+    private final SshTarget target;
+
+    AcceptNew(HostKeyRepository known, SshTarget target) {
+      this.known = known;
+      this.target = target;
+    }
+
+    @Override
+    public int check(String host, byte[] key) {
+      int result = known.check(host, key);
+      if (result != NOT_INCLUDED) {
+        return result;
+      }
+      try {
+        HostKey hostKey = new HostKey(host, key);
+        if (!Files.exists(target.knownHosts())) {
+          Files.createFile(target.knownHosts()); // jsch only rewrites a known_hosts file that exists
+        }
+        known.add(hostKey, null); // adds to the pool and rewrites the file
+        LOG.warn("{}: host key {} {} was not known; added to {} (accept-new)", target, hostKey.getType(),
+            hostKey.getFingerPrint(new JSch()), target.knownHosts());
+        return OK;
+      } catch (IOException | JSchException e) {
+        LOG.warn("{}: cannot add host key to {}: {}", target, target.knownHosts(), e.getMessage());
+        return NOT_INCLUDED;
+      }
+    }
+
+    @Override
+    public void add(HostKey hostkey, UserInfo ui) {
+      known.add(hostkey, ui);
+    }
+
+    @Override
+    public void remove(String host, String type) {
+      known.remove(host, type);
+    }
+
+    @Override
+    public void remove(String host, String type, byte[] key) {
+      known.remove(host, type, key);
+    }
+
+    @Override
+    public String getKnownHostsRepositoryID() {
+      return known.getKnownHostsRepositoryID();
+    }
+
+    @Override
+    public HostKey[] getHostKey() {
+      return known.getHostKey();
+    }
+
+    @Override
+    public HostKey[] getHostKey(String host, String type) {
+      return known.getHostKey(host, type);
+    }
+  }
+}

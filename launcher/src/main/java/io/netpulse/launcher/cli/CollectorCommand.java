@@ -1,0 +1,213 @@
+package io.netpulse.launcher.cli;
+
+import io.netpulse.collector.AgentlessCollector;
+import io.netpulse.collector.CollectorAgent;
+import io.netpulse.collector.CollectorMetrics;
+import io.netpulse.collector.Inventory;
+import io.netpulse.collector.InventoryException;
+import io.netpulse.collector.KafkaLineSink;
+import io.netpulse.collector.LineSink;
+import io.netpulse.collector.MetricsLog;
+import io.netpulse.collector.Sampler;
+import io.netpulse.collector.SinkSettings;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(name = "collector", mixinStandardHelpOptions = true,
+    description = {
+      "Streams sampler output (sar -n DEV 1, ss -s every second) line by line into Kafka's lines topic.",
+      "'agent' samples the host it runs on; 'ssh' drives many hosts over SSH with nothing installed on them.",
+      "While Kafka is unreachable lines wait in memory, then in a bounded spool under --data-dir."},
+    subcommands = {CollectorCommand.Agent.class, CollectorCommand.Ssh.class})
+public final class CollectorCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "missing command: choose 'agent' or 'ssh'");
+  }
+
+  /** Options and the run loop shared by both modes. */
+  abstract static class Mode implements Callable<Integer> {
+
+    @Mixin PipelineOptions pipeline = new PipelineOptions();
+
+    @Option(names = "--run", paramLabel = "ID", description = "Run id put on every line (default: none, monitoring).")
+    String run;
+
+    @Option(names = "--memory-lines", defaultValue = "" + SinkSettings.DEFAULT_MEMORY_LINES,
+        description = "Lines kept in memory while Kafka is behind before they go to the spool (default: ${DEFAULT-VALUE}).")
+    int memoryLines;
+
+    @Option(names = "--spool-max-bytes", paramLabel = "SIZE", defaultValue = "256m",
+        description = "Bound of the disk spool (DATA_DIR/spool), suffix k, m or g; beyond it the oldest lines are "
+            + "dropped and counted (default: ${DEFAULT-VALUE}).")
+    String spoolMaxBytes;
+
+    @Option(names = "--metrics-interval", paramLabel = "SECONDS", defaultValue = "60",
+        description = "Log each source's read/sent/spooled/dropped counters this often (default: ${DEFAULT-VALUE}).")
+    int metricsIntervalSeconds;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0",
+        description = "Stop after this many seconds (default: run until stopped).")
+    int durationSeconds;
+
+    abstract AutoCloseable startSampling(LineSink sink, CollectorMetrics metrics) throws Exception;
+
+    abstract String describe();
+
+    @Override
+    public Integer call() throws Exception {
+      // the launcher logs at warn; the collector's counters and reconnections are its output
+      if (System.getProperty("org.slf4j.simpleLogger.log.io.netpulse.collector") == null) {
+        System.setProperty("org.slf4j.simpleLogger.log.io.netpulse.collector", "info");
+      }
+      if (pipeline.bootstrapServers == null || pipeline.bootstrapServers.isBlank()) {
+        throw new UserError("collector needs --bootstrap-servers (or NETPULSE_BOOTSTRAP_SERVERS): the Kafka cluster "
+            + "to send lines to; 'netpulse demo' runs everything embedded");
+      }
+      if (durationSeconds < 0 || metricsIntervalSeconds < 1 || memoryLines < 1) {
+        throw new UserError("--duration must be ≥ 0, --metrics-interval ≥ 1 and --memory-lines ≥ 1");
+      }
+      SinkSettings settings = SinkSettings.spooled(pipeline.bootstrapServers, pipeline.topics().lines(),
+          pipeline.dataDir).withMemoryLines(memoryLines).withSpool(spoolDir(), parseSize(spoolMaxBytes));
+      CollectorMetrics metrics = new CollectorMetrics();
+      CountDownLatch stop = new CountDownLatch(1);
+      CountDownLatch stopped = new CountDownLatch(1);
+      Thread hook = new Thread(() -> {
+        stop.countDown();
+        try {
+          stopped.await(20, TimeUnit.SECONDS); // let the sink drain or spool before the JVM goes
+        } catch (InterruptedException ignored) {
+          Thread.currentThread().interrupt();
+        }
+      }, "netpulse-collector-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try (MetricsLog log = new MetricsLog(metrics, Duration.ofSeconds(metricsIntervalSeconds));
+          KafkaLineSink sink = new KafkaLineSink(settings, metrics);
+          AutoCloseable sampling = startSampling(sink, metrics)) {
+        System.err.println("collector " + describe() + " -> " + settings.topic() + " at "
+            + settings.bootstrapServers() + "; spool " + settings.spoolDir());
+        if (durationSeconds > 0) {
+          stop.await(durationSeconds, TimeUnit.SECONDS);
+        } else {
+          stop.await();
+        }
+      } finally {
+        stopped.countDown();
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is running: it waits for stopped, counted down above
+        }
+      }
+      return 0;
+    }
+
+    private Path spoolDir() {
+      return pipeline.dataDir.resolve("spool");
+    }
+
+    static long parseSize(String text) {
+      String t = text.strip().toLowerCase(Locale.ROOT);
+      long unit = 1;
+      if (t.endsWith("k") || t.endsWith("m") || t.endsWith("g")) {
+        unit = switch (t.charAt(t.length() - 1)) {
+          case 'k' -> 1L << 10;
+          case 'm' -> 1L << 20;
+          default -> 1L << 30;
+        };
+        t = t.substring(0, t.length() - 1);
+      }
+      try {
+        long bytes = Long.parseLong(t) * unit;
+        if (bytes < 64 * 1024) {
+          throw new UserError("--spool-max-bytes must be at least 64k, got " + text);
+        }
+        return bytes;
+      } catch (NumberFormatException e) {
+        throw new UserError("--spool-max-bytes must be a size such as 512m or 2g, got '" + text + "'");
+      }
+    }
+  }
+
+  @Command(name = "agent", mixinStandardHelpOptions = true,
+      description = {"Samples this host with local processes (restarted when they die) until stopped.",
+        "Without sysstat, sar-dev becomes proc-net-dev (/proc/net/dev every second)."})
+  static final class Agent extends Mode {
+
+    @Option(names = "--host", paramLabel = "NAME", description = "Host name keying the lines (default: this host's name).")
+    String host;
+
+    @Option(names = "--samplers", split = ",", defaultValue = "sar-dev,ss-summary",
+        description = "Samplers to run: sar-dev, ss-summary, proc-net-dev (default: ${DEFAULT-VALUE}).")
+    List<String> samplers;
+
+    @Override
+    AutoCloseable startSampling(LineSink sink, CollectorMetrics metrics) throws Exception {
+      List<Sampler> chosen;
+      try {
+        chosen = samplers.stream().map(String::strip).map(Sampler::named).toList();
+      } catch (IllegalArgumentException e) {
+        throw new UserError("--samplers: " + e.getMessage());
+      }
+      return new CollectorAgent(hostName(), chosen, run, sink, metrics).start();
+    }
+
+    private String hostName() throws java.net.UnknownHostException {
+      return host != null ? host : InetAddress.getLocalHost().getHostName();
+    }
+
+    @Override
+    String describe() {
+      return "agent on " + (host != null ? host : "this host") + " sampling " + samplers;
+    }
+  }
+
+  @Command(name = "ssh", mixinStandardHelpOptions = true,
+      description = {"Samples the hosts of an inventory over SSH (one connection per host, one exec channel per",
+        "sampler), reconnecting with backoff and reporting gaps, until stopped. Host keys are checked against",
+        "known_hosts; set host_key_policy: accept-new in the inventory to record unknown hosts."})
+  static final class Ssh extends Mode {
+
+    @Option(names = "--inventory", paramLabel = "FILE", required = true,
+        description = "YAML inventory: defaults (user, port, identity, known_hosts, host_key_policy, samplers, "
+            + "connect_timeout_s) and hosts (name, address and any of those).")
+    Path inventoryFile;
+
+    private Inventory inventory;
+
+    @Override
+    public Integer call() throws Exception {
+      try {
+        inventory = Inventory.load(inventoryFile); // before anything starts: a bad file is a usage error
+      } catch (InventoryException e) {
+        throw new UserError(e.getMessage());
+      }
+      return super.call();
+    }
+
+    @Override
+    AutoCloseable startSampling(LineSink sink, CollectorMetrics metrics) {
+      return new AgentlessCollector(inventory, run, sink, metrics).start();
+    }
+
+    @Override
+    String describe() {
+      return "ssh for " + inventory.hosts().size() + " hosts of " + inventoryFile;
+    }
+  }
+}
