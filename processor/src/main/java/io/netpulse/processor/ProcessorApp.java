@@ -54,6 +54,10 @@ public final class ProcessorApp implements AutoCloseable {
     // Live dashboards want each second's rate promptly; 100 ms commits keep EOS latency low.
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
     p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 1024 * 1024);
+    // A record no serde can read is logged and skipped: the application never stops on bad input
+    // (the topics fed from outside, lines, tool-output and runs, are read as bytes and dead-lettered).
+    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        org.apache.kafka.streams.errors.LogAndContinueExceptionHandler.class);
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1); // the broker's default, 1 on the embedded one
     p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
