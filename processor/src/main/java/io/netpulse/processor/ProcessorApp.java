@@ -72,6 +72,14 @@ public final class ProcessorApp implements AutoCloseable {
     return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /** Input partitions this instance's threads hold now (how the group split them). */
+  public java.util.Set<org.apache.kafka.common.TopicPartition> assignedPartitions() {
+    java.util.Set<org.apache.kafka.common.TopicPartition> out = new java.util.HashSet<>();
+    streams.metadataForLocalThreads().forEach(thread ->
+        thread.activeTasks().forEach(task -> out.addAll(task.topicPartitions())));
+    return out;
+  }
+
   public KafkaStreams.State state() {
     return streams.state();
   }
