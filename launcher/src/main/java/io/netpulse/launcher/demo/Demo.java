@@ -77,9 +77,10 @@ public final class Demo implements AutoCloseable {
     sampler.close();
     sink.close();
     view.close();
-    // Whole seconds strictly inside the traffic: the first and last are partial.
-    long from = (trafficStartMs / 1000 + 1) * 1000;
-    long to = (trafficEndMs / 1000 - 1) * 1000;
+    // sar's row stamped W covers (W-1+φ, W+φ] for some phase φ in [0, 1): keep only rows that lie
+    // inside the traffic whatever φ is, so no partial second at either end skews the table.
+    long from = (trafficStartMs / 1000 + 2) * 1000;
+    long to = (trafficEndMs / 1000) * 1000;
     List<LiveRateView.Second> secs = view.between(from, to);
     return printTable(secs);
   }
