@@ -6,6 +6,7 @@ import io.netpulse.launcher.cli.NetpulseCommand;
 import io.netpulse.launcher.cli.ParseCommand;
 import io.netpulse.launcher.cli.ProcessorCommand;
 import io.netpulse.launcher.cli.UserErrors;
+import io.netpulse.launcher.cli.bench.BenchCommand;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/netpulse}: only wires the subcommands together. */
@@ -22,7 +23,8 @@ public final class Main {
         .addSubcommand(new DemoCommand())
         .addSubcommand(new ProcessorCommand())
         .addSubcommand(new DashboardCommand())
-        .addSubcommand(new ParseCommand());
+        .addSubcommand(new ParseCommand())
+        .addSubcommand(new BenchCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
   }
