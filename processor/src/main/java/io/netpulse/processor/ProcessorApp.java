@@ -53,7 +53,7 @@ public final class ProcessorApp implements AutoCloseable {
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     // Live dashboards want each second's rate promptly; 100 ms commits keep EOS latency low.
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 1024 * 1024);
+    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 16 * 1024 * 1024);
     // A record no serde can read is logged and skipped: the application never stops on bad input
     // (the topics fed from outside, lines, tool-output and runs, are read as bytes and dead-lettered).
     p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,

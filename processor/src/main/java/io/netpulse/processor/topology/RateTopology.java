@@ -18,8 +18,7 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.state.WindowStore;
-import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * {@code samples} → {@code rates}: per host/iface/metric, the mean, min, max and count of the
@@ -73,7 +72,10 @@ public final class RateTopology {
     series.windowedBy(windows)
         .aggregate(WindowStats::empty, (key, s, stats) -> stats.add(s),
             Named.as("rate-" + name),
-            Materialized.<String, WindowStats, WindowStore<Bytes, byte[]>>as("rates-" + name)
+            // In memory (changelogged, restored on restart): a window lives seconds, RocksDB costs more than it saves.
+            Materialized.<String, WindowStats>as(Stores.inMemoryWindowStore("rates-" + name,
+                    windows.size() == 0 ? grace : Duration.ofMillis(windows.size()).plus(grace),
+                    Duration.ofMillis(windows.size()), false))
                 .withKeySerde(Serdes.String())
                 .withValueSerde(JsonSerde.of(WindowStats.class)))
         .toStream(Named.as("rates-" + name + "-changes"))
