@@ -136,7 +136,8 @@ class RunTopologyTest {
 
   private void netperf(String run, int repetition, String instance, String fixture, String command) {
     toolOutput.pipeInput(run, Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, run, "tcp_crr", repetition,
-        "client-" + instance, "client", "netperf", instance, command, 0, Recorded.output(fixture), "", T, T + 2_000)));
+        "client-" + instance, "client", "netperf", instance, command, 0, Recorded.output(fixture), "", T, T + 2_000)),
+        T + 2_000); // record time as the collector would stamp it, not the test's wall clock
   }
 
   @Test
@@ -200,7 +201,7 @@ class RunTopologyTest {
 
   @Test
   void aRunsRecordThatIsNotARunEventGoesToTheDlq() {
-    runs.pipeInput("run-9", "{\"run\":\"run-9\",\"phase\":\"SIDEWAYS\"}".getBytes());
+    runs.pipeInput("run-9", "{\"run\":\"run-9\",\"phase\":\"SIDEWAYS\"}".getBytes(), T);
     DeadLetter d = dlq.readValue();
     assertThat(d.topic()).isEqualTo(TOPICS.runs());
     assertThat(d.error()).contains("not a run event").contains("SIDEWAYS");

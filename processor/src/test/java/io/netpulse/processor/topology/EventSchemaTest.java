@@ -64,20 +64,20 @@ class EventSchemaTest {
       TestInputTopic<String, String> tools = input(driver, TOPICS.toolOutput());
       String measuring = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.MEASURING, t, null));
       String done = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.DONE, t + 10_000, "ok"));
-      runs.pipeInput("r1", measuring);
+      runs.pipeInput("r1", measuring, t);
       long seq = 0;
       String firstLine = null;
       for (String line : new String(EventSchemaTest.class.getResourceAsStream(
           "/io/netpulse/processor/run/ramp-plateau.txt").readAllBytes()).lines().toList()) {
         String event = Json.text(LineEvent.of("sut", "sar-dev", "r1", seq++, t, line));
         firstLine = firstLine == null ? event : firstLine;
-        lines.pipeInput("sut", event);
+        lines.pipeInput("sut", event, t);
       }
-      runs.pipeInput("r1", done);
+      runs.pipeInput("r1", done, t + 10_000);
       String tool = Json.text(new ToolOutputEvent(ToolOutputEvent.SCHEMA, "r1", "tcp_crr", 1, "client", "client",
           "netperf", "p1", "netperf -t TCP_CRR", 0, Recorded.output("netperf/netperf-tcp-crr.txt"), "", t, t + 2000));
-      tools.pipeInput("r1", tool);
-      lines.pipeInput("sut", "not json");
+      tools.pipeInput("r1", tool, t + 2_000);
+      lines.pipeInput("sut", "not json", t + 10_000);
       inputs = new String[] {measuring, done, firstLine, tool};
 
       assertValid("run-event", List.of(inputs[0], inputs[1]));
