@@ -8,6 +8,7 @@ import io.netpulse.launcher.cli.ParseCommand;
 import io.netpulse.launcher.cli.ProcessorCommand;
 import io.netpulse.launcher.cli.RunCommand;
 import io.netpulse.launcher.cli.UserErrors;
+import io.netpulse.launcher.cli.bench.BenchCommand;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/netpulse}: only wires the subcommands together. */
@@ -26,7 +27,8 @@ public final class Main {
         .addSubcommand(new DashboardCommand())
         .addSubcommand(new ParseCommand())
         .addSubcommand(new RunCommand())
-        .addSubcommand(new CollectorCommand());
+        .addSubcommand(new CollectorCommand())
+        .addSubcommand(new BenchCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
   }

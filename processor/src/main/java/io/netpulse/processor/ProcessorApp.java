@@ -53,7 +53,11 @@ public final class ProcessorApp implements AutoCloseable {
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     // Live dashboards want each second's rate promptly; 100 ms commits keep EOS latency low.
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 1024 * 1024);
+    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 16 * 1024 * 1024);
+    // A record no serde can read is logged and skipped: the application never stops on bad input
+    // (the topics fed from outside, lines, tool-output and runs, are read as bytes and dead-lettered).
+    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        org.apache.kafka.streams.errors.LogAndContinueExceptionHandler.class);
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1); // the broker's default, 1 on the embedded one
     p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
@@ -66,6 +70,14 @@ public final class ProcessorApp implements AutoCloseable {
   /** Waits until every task is assigned and running; false on timeout. */
   public boolean awaitRunning(Duration timeout) throws InterruptedException {
     return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Input partitions this instance's threads hold now (how the group split them). */
+  public java.util.Set<org.apache.kafka.common.TopicPartition> assignedPartitions() {
+    java.util.Set<org.apache.kafka.common.TopicPartition> out = new java.util.HashSet<>();
+    streams.metadataForLocalThreads().forEach(thread ->
+        thread.activeTasks().forEach(task -> out.addAll(task.topicPartitions())));
+    return out;
   }
 
   public KafkaStreams.State state() {

@@ -128,6 +128,11 @@ public final class InfluxStore implements AutoCloseable {
     submit(StorePoints.rate(rate));
   }
 
+  /** Queues one three-run result as a {@code netpulse_result} point; returns at once. */
+  public void write(io.netpulse.common.event.ResultEvent result) {
+    submit(StorePoints.result(result));
+  }
+
   /** Queues one sample as a {@code netpulse_sample} point; returns at once. */
   public void write(Sample sample) {
     submit(StorePoints.sample(sample));

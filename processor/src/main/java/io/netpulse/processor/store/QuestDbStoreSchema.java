@@ -22,7 +22,13 @@ public final class QuestDbStoreSchema {
           + "host SYMBOL, \"interface\" SYMBOL, metric SYMBOL, unit SYMBOL, source SYMBOL, run SYMBOL, "
           + "value DOUBLE, timestamp TIMESTAMP"
           + ") TIMESTAMP(timestamp) PARTITION BY DAY WAL "
-          + "DEDUP UPSERT KEYS(timestamp, host, \"interface\", metric, unit, source, run)");
+          + "DEDUP UPSERT KEYS(timestamp, host, \"interface\", metric, unit, source, run)",
+      // rep_N columns are added by the first write that has them
+      "CREATE TABLE IF NOT EXISTS " + StorePoints.RESULT_MEASUREMENT + " ("
+          + "plan SYMBOL, test SYMBOL, metric SYMBOL, unit SYMBOL, "
+          + "mean DOUBLE, stddev DOUBLE, ci95 DOUBLE, n LONG, timestamp TIMESTAMP"
+          + ") TIMESTAMP(timestamp) PARTITION BY DAY WAL "
+          + "DEDUP UPSERT KEYS(timestamp, plan, test, metric, unit)");
 
   private QuestDbStoreSchema() {}
 

@@ -2,6 +2,7 @@ package io.netpulse.processor.store;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.json.JsonSerde;
 import java.time.Duration;
 import java.util.HashMap;
@@ -23,10 +24,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Copies {@code rates} into the store: a Kafka consumer on its own thread that writes each
- * {@link RateEvent} through an {@link InfluxStore} and commits the offsets of a polled batch only once
+ * Copies {@code rates} and {@code results} into the store: a Kafka consumer on its own thread that
+ * writes each {@link RateEvent} and {@link ResultEvent} through an {@link InfluxStore} and commits the offsets of a polled batch only once
  * the store has confirmed it (at least once: after a store failure the batch is read again).
- * Records that are not a RateEvent are skipped, counted and logged. The store is the caller's to close.
+ * Records that cannot be read are skipped, counted and logged. The store is the caller's to close.
  */
 public final class RatesToStore implements AutoCloseable {
 
@@ -42,6 +43,9 @@ public final class RatesToStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RatesToStore.class);
 
   private final String topic;
+  private final String resultsTopic;
+  private final JsonSerde<ResultEvent> resultSerde = JsonSerde.of(ResultEvent.class);
+  private final AtomicLong storedResults = new AtomicLong();
   private final InfluxStore store;
   private final KafkaConsumer<String, byte[]> consumer;
   private final JsonSerde<RateEvent> serde = JsonSerde.of(RateEvent.class);
@@ -54,6 +58,7 @@ public final class RatesToStore implements AutoCloseable {
 
   public RatesToStore(String bootstrapServers, Topics topics, InfluxStore store) {
     this.topic = topics.rates();
+    this.resultsTopic = topics.results();
     this.store = store;
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -74,7 +79,7 @@ public final class RatesToStore implements AutoCloseable {
       throw new IllegalStateException("RatesToStore is closed");
     }
     if (thread.getState() == Thread.State.NEW) {
-      consumer.subscribe(List.of(topic));
+      consumer.subscribe(List.of(topic, resultsTopic));
       thread.start();
     }
   }
@@ -84,7 +89,12 @@ public final class RatesToStore implements AutoCloseable {
     return storedRates.get();
   }
 
-  /** Records on the rates topic that were not a RateEvent, skipped. */
+  /** Results the store confirmed and whose offsets were committed. */
+  public long storedResults() {
+    return storedResults.get();
+  }
+
+  /** Records on the rates or results topic that could not be read, skipped. */
   public long badRecords() {
     return badRecords.get();
   }
@@ -143,10 +153,19 @@ public final class RatesToStore implements AutoCloseable {
     Map<TopicPartition, Long> firstOffsets = new HashMap<>();
     Map<TopicPartition, OffsetAndMetadata> nextOffsets = new HashMap<>();
     long rates = 0;
+    long results = 0;
     for (ConsumerRecord<String, byte[]> record : records) {
       TopicPartition partition = new TopicPartition(record.topic(), record.partition());
       firstOffsets.putIfAbsent(partition, record.offset());
       nextOffsets.put(partition, new OffsetAndMetadata(record.offset() + 1));
+      if (record.topic().equals(resultsTopic)) {
+        ResultEvent result = parseResult(record);
+        if (result != null) {
+          store.write(result);
+          results++;
+        }
+        continue;
+      }
       RateEvent rate = parse(record);
       if (rate != null) {
         store.write(rate);
@@ -156,11 +175,24 @@ public final class RatesToStore implements AutoCloseable {
     if (store.flush(STORE_FLUSH_TIMEOUT)) {
       consumer.commitSync(nextOffsets);
       storedRates.addAndGet(rates);
+      storedResults.addAndGet(results);
     } else {
       // Not confirmed: read the batch again rather than lose it (the store may see some rates twice).
       retriedBatches.incrementAndGet();
       firstOffsets.forEach(consumer::seek);
       pause();
+    }
+  }
+
+  private ResultEvent parseResult(ConsumerRecord<String, byte[]> record) {
+    if (record.value() == null) {
+      return null; // a tombstone on the compacted topic: nothing to store
+    }
+    try {
+      return resultSerde.deserialize(record.topic(), record.value());
+    } catch (RuntimeException e) {
+      skipped(record, e);
+      return null;
     }
   }
 
@@ -172,12 +204,16 @@ public final class RatesToStore implements AutoCloseable {
       }
       return rate;
     } catch (RuntimeException e) {
-      long bad = badRecords.incrementAndGet();
-      if (bad == 1 || bad % 1000 == 0) { // the first, then a reminder, not one line per record
-        LOG.warn("skipped {} record(s) on {} that are not a RateEvent; latest at partition {} offset {}: {}",
-            bad, record.topic(), record.partition(), record.offset(), String.valueOf(e.getMessage()).replace('\n', ' '));
-      }
+      skipped(record, e);
       return null;
+    }
+  }
+
+  private void skipped(ConsumerRecord<String, byte[]> record, RuntimeException e) {
+    long bad = badRecords.incrementAndGet();
+    if (bad == 1 || bad % 1000 == 0) { // the first, then a reminder, not one line per record
+      LOG.warn("skipped {} record(s) on {} that could not be read; latest at partition {} offset {}: {}",
+          bad, record.topic(), record.partition(), record.offset(), String.valueOf(e.getMessage()).replace('\n', ' '));
     }
   }
 

@@ -14,6 +14,9 @@ import io.netpulse.common.event.Sample;
  *                 time = window start, ms precision
  * netpulse_sample tags host, interface, metric, unit, source, run   field value (float)
  *                 time = sample ts, ms precision
+ * netpulse_result tags plan, test, metric, unit   fields mean, stddev, ci95 (float; the last two
+ *                 only from two repetitions on), n (integer), rep_1, rep_2, … (float, per repetition)
+ *                 time = end of the latest repetition, ms precision
  * </pre>
  *
  * A null tag value (no interface, no run, ...) leaves the tag out rather than writing an empty one.
@@ -22,6 +25,7 @@ public final class StorePoints {
 
   public static final String RATE_MEASUREMENT = "netpulse_rate";
   public static final String SAMPLE_MEASUREMENT = "netpulse_sample";
+  public static final String RESULT_MEASUREMENT = "netpulse_result";
 
   private StorePoints() {}
 
@@ -49,6 +53,23 @@ public final class StorePoints {
     tag(point, "source", sample.source());
     tag(point, "run", sample.run());
     return point.addField("value", sample.value()).time(sample.ts(), WritePrecision.MS);
+  }
+
+  public static Point result(io.netpulse.common.event.ResultEvent result) {
+    Point point = Point.measurement(RESULT_MEASUREMENT);
+    tag(point, "plan", result.plan());
+    tag(point, "test", result.test());
+    tag(point, "metric", result.metric());
+    tag(point, "unit", result.unit());
+    point.addField("mean", result.mean()).addField("n", (long) result.n());
+    if (result.stddev() != null) {
+      point.addField("stddev", result.stddev().doubleValue());
+    }
+    if (result.ci95() != null) {
+      point.addField("ci95", result.ci95().doubleValue());
+    }
+    result.values().forEach((repetition, value) -> point.addField("rep_" + repetition, value.doubleValue()));
+    return point.time(result.ts(), WritePrecision.MS);
   }
 
   private static void tag(Point point, String key, String value) {

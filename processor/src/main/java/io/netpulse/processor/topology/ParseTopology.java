@@ -94,7 +94,7 @@ public final class ParseTopology {
     return new Outcome(null, DeadLetter.of(topics.lines(), key, value, reason, System.currentTimeMillis()));
   }
 
-  private static String firstLine(String s) {
+  static String firstLine(String s) {
     if (s == null) {
       return "unreadable";
     }
@@ -102,6 +102,15 @@ public final class ParseTopology {
     return nl < 0 ? s : s.substring(0, nl);
   }
 
-  /** Either a sample or a dead letter: one parse step, two destinations. */
-  record Outcome(Sample sample, DeadLetter deadLetter) {}
+  /** A sample, a tool figure or a dead letter: one parse step, several destinations. */
+  record Outcome(Sample sample, DeadLetter deadLetter, ToolFigure figure) {
+
+    Outcome(Sample sample, DeadLetter deadLetter) {
+      this(sample, deadLetter, null);
+    }
+
+    static Outcome of(ToolFigure figure) {
+      return new Outcome(null, null, figure);
+    }
+  }
 }

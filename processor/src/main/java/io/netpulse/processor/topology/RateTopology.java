@@ -11,16 +11,19 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * {@code samples} → {@code rates}: per host/iface/metric, the mean, min, max and count of the
- * per-second samples in 1-second tumbling windows of the samples' own time. Summary samples
+ * per-second samples in 1-second tumbling and 10-second hopping (1-s advance) windows of the
+ * samples' own time. Summary samples
  * (sar's {@code Average:} rows) are the tool's whole-run figure, not a per-second value, and are
  * left out.
  */
@@ -48,24 +51,38 @@ public final class RateTopology {
   }
 
   public void build(StreamsBuilder builder) {
-    KStream<String, Sample> samples = builder.stream(topics.samples(),
+    build(builder.stream(topics.samples(),
         Consumed.with(Serdes.String(), JsonSerde.of(Sample.class))
             .withTimestampExtractor(new SampleTimestampExtractor())
-            .withName("samples"));
-    samples
+            .withName("samples")));
+  }
+
+  /** Adds both window sizes over an existing stream of samples (one source per topic per topology). */
+  public void build(KStream<String, Sample> samples) {
+    KGroupedStream<String, Sample> series = samples
         .filter((host, s) -> s != null && !s.summary() && Double.isFinite(s.value()), Named.as("per-second"))
         .groupBy((host, s) -> s.seriesKey(),
-            Grouped.with("by-series", Serdes.String(), JsonSerde.of(Sample.class)))
-        .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofSeconds(1), grace))
-        .aggregate(WindowStats::empty, (series, s, stats) -> stats.add(s),
-            Named.as("rate-1s"),
-            Materialized.<String, WindowStats, org.apache.kafka.streams.state.WindowStore<
-                    org.apache.kafka.common.utils.Bytes, byte[]>>as("rates-1s")
+            Grouped.with("by-series", Serdes.String(), JsonSerde.of(Sample.class)));
+    rates(series, "1s", TimeWindows.ofSizeAndGrace(Duration.ofSeconds(1), grace));
+    // 10-s windows advancing each second: a smoothed curve that still moves every second.
+    rates(series, "10s", TimeWindows.ofSizeAndGrace(Duration.ofSeconds(10), grace).advanceBy(Duration.ofSeconds(1)));
+  }
+
+  private void rates(KGroupedStream<String, Sample> series, String name, TimeWindows windows) {
+    series.windowedBy(windows)
+        .aggregate(WindowStats::empty, (key, s, stats) -> stats.add(s),
+            Named.as("rate-" + name),
+            // In memory (changelogged, restored on restart): a window lives seconds, RocksDB costs more than it saves.
+            Materialized.<String, WindowStats>as(Stores.inMemoryWindowStore("rates-" + name,
+                    windows.size() == 0 ? grace : Duration.ofMillis(windows.size()).plus(grace),
+                    Duration.ofMillis(windows.size()), false))
                 .withKeySerde(Serdes.String())
                 .withValueSerde(JsonSerde.of(WindowStats.class)))
-        .toStream(Named.as("rates-1s-changes"))
+        .toStream(Named.as("rates-" + name + "-changes"))
         .map((Windowed<String> w, WindowStats stats) ->
-            KeyValue.pair(w.key(), stats.toRate("1s", w.window().start(), w.window().end())))
-        .to(topics.rates(), Produced.with(Serdes.String(), JsonSerde.of(RateEvent.class)));
+            KeyValue.pair(w.key(), stats.toRate(name, w.window().start(), w.window().end())),
+            Named.as("rates-" + name + "-events"))
+        .to(topics.rates(), Produced.<String, RateEvent>with(Serdes.String(), JsonSerde.of(RateEvent.class))
+            .withName("rates-" + name + "-out"));
   }
 }

@@ -28,6 +28,7 @@ class RateTopologyTest {
   private TopologyTestDriver driver;
   private TestInputTopic<String, Sample> samples;
   private TestOutputTopic<String, RateEvent> rates;
+  private final Map<String, RateEvent> tenSecond = new LinkedHashMap<>();
 
   @BeforeEach
   void setUp() {
@@ -55,7 +56,11 @@ class RateTopologyTest {
   private Map<String, RateEvent> latest() {
     Map<String, RateEvent> m = new LinkedHashMap<>();
     for (var kv : rates.readKeyValuesToList()) {
-      m.put(kv.key + "@" + kv.value.windowStart(), kv.value);
+      if (kv.value.window().equals("1s")) {
+        m.put(kv.key + "@" + kv.value.windowStart(), kv.value);
+      } else {
+        tenSecond.put(kv.key + "@" + kv.value.windowStart(), kv.value);
+      }
     }
     return m;
   }
@@ -101,8 +106,30 @@ class RateTopologyTest {
   void summaryRowsAreNotPerSecondValues() {
     samples.pipeInput("sut", sample("rx_bps", 1e9, T0 + 100).asSummary());
     samples.pipeInput("sut", sample("rx_bps", 5, T0 + 200));
-    List<RateEvent> out = rates.readValuesToList();
+    List<RateEvent> out = rates.readValuesToList().stream().filter(r -> r.window().equals("1s")).toList();
     assertThat(out).hasSize(1);
     assertThat(out.get(0).mean()).isEqualTo(5.0);
+  }
+
+  @Test
+  void tenSecondHoppingWindowsAdvanceEachSecondAndCoverTenSamples() {
+    for (int i = 0; i < 12; i++) {
+      samples.pipeInput("sut", sample("rx_bps", 100 + i, T0 + i * 1000L + 200));
+    }
+    latest();
+    // the window [T0, T0+10s) holds samples 0..9: mean 104.5, min 100, max 109
+    RateEvent w = tenSecond.get("sut/eth0/rx_bps@" + T0);
+    assertThat(w.window()).isEqualTo("10s");
+    assertThat(w.windowEnd() - w.windowStart()).isEqualTo(10_000);
+    assertThat(w.count()).isEqualTo(10);
+    assertThat(w.mean()).isEqualTo(104.5);
+    assertThat(w.min()).isEqualTo(100.0);
+    assertThat(w.max()).isEqualTo(109.0);
+    // the next one starts a second later and holds samples 1..10
+    RateEvent next = tenSecond.get("sut/eth0/rx_bps@" + (T0 + 1000));
+    assertThat(next.count()).isEqualTo(10);
+    assertThat(next.mean()).isEqualTo(105.5);
+    // a window that began before the first sample holds only what it saw
+    assertThat(tenSecond.get("sut/eth0/rx_bps@" + (T0 - 9000)).count()).isEqualTo(1);
   }
 }

@@ -1,0 +1,137 @@
+package io.netpulse.launcher.cli.bench;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.processor.ProcessorApp;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The processor's end-to-end throughput against the raw throughput of the same broker in the same
+ * run. Raw: produce the lines to a plain topic, then consume them all. Processor: produce the same
+ * lines to {@code lines} while the processor runs, until the processor has committed its offsets for
+ * all of them (with exactly-once, that commit comes with its outputs: samples and rates).
+ */
+final class ProcessorBench {
+
+  static final String APPLICATION_ID = "netpulse-bench";
+
+  /** Figures of one run. */
+  record Result(int lines, double rawLinesPerS, double processorLinesPerS) {
+    double ratio() {
+      return processorLinesPerS / rawLinesPerS;
+    }
+  }
+
+  private ProcessorBench() {}
+
+  static Result run(Path workDir, int lines, int hosts, int partitions, java.io.PrintStream progress) throws Exception {
+    List<SarLineGenerator.Line> data = SarLineGenerator.generate(lines, hosts, System.currentTimeMillis() - 3_600_000);
+    Topics topics = new Topics("bench.");
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(workDir.resolve("kafka"), 0)) {
+      kafka.createTopics(topics, partitions);
+      String raw = "bench.raw";
+      try (Admin admin = admin(kafka)) {
+        admin.createTopics(List.of(new NewTopic(raw, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+      }
+      progress.printf("broker ready; %d sar lines from %d hosts, %d partitions%n", lines, hosts, partitions);
+      long t0 = System.nanoTime();
+      produce(kafka, raw, data);
+      consumeAll(kafka, raw, lines);
+      double rawRate = lines / ((System.nanoTime() - t0) / 1e9);
+      progress.printf("raw produce-then-consume: %.0f lines/s%n", rawRate);
+
+      try (ProcessorApp app = ProcessorApp.start(kafka.bootstrapServers(), topics, workDir.resolve("streams"), APPLICATION_ID)) {
+        if (!app.awaitRunning(Duration.ofSeconds(90))) {
+          throw new IllegalStateException("the processor did not reach RUNNING within 90 s");
+        }
+        long t1 = System.nanoTime();
+        produce(kafka, topics.lines(), data);
+        awaitCommitted(kafka, topics.lines(), Duration.ofMinutes(10));
+        double processorRate = lines / ((System.nanoTime() - t1) / 1e9);
+        return new Result(lines, rawRate, processorRate);
+      }
+    }
+  }
+
+  private static Admin admin(EmbeddedKafka kafka) {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    return Admin.create(p);
+  }
+
+  private static void produce(EmbeddedKafka kafka, String topic, List<SarLineGenerator.Line> data) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    // as the collector's sink does: small batching delay, compressed batches
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+      for (SarLineGenerator.Line line : data) {
+        producer.send(new ProducerRecord<>(topic, line.host(), line.value()));
+      }
+      producer.flush();
+    }
+  }
+
+  private static void consumeAll(EmbeddedKafka kafka, String topic, int expected) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-raw-" + UUID.randomUUID());
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+      c.subscribe(List.of(topic));
+      long n = 0;
+      long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+      while (n < expected) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("raw consumer read " + n + " of " + expected + " lines in 5 min");
+        }
+        n += c.poll(Duration.ofMillis(200)).count();
+      }
+    }
+  }
+
+  /** Waits until the processor's committed offsets on {@code topic} reach the end of every partition. */
+  private static void awaitCommitted(EmbeddedKafka kafka, String topic, Duration timeout) throws Exception {
+    try (Admin admin = admin(kafka)) {
+      Set<TopicPartition> partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic)
+          .partitions().stream().map(pi -> new TopicPartition(topic, pi.partition())).collect(Collectors.toSet());
+      Map<TopicPartition, Long> ends = admin.listOffsets(partitions.stream()
+              .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()))).all().get()
+          .entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        Map<TopicPartition, OffsetAndMetadata> committed =
+            admin.listConsumerGroupOffsets(APPLICATION_ID).partitionsToOffsetAndMetadata().get();
+        if (partitions.stream().allMatch(tp -> committed.get(tp) != null && committed.get(tp).offset() >= ends.get(tp))) {
+          return;
+        }
+        Thread.sleep(20);
+      }
+      throw new IllegalStateException("the processor did not commit all lines within " + timeout.toSeconds() + " s");
+    }
+  }
+}

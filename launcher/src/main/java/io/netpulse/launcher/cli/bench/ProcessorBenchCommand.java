@@ -1,0 +1,50 @@
+package io.netpulse.launcher.cli.bench;
+
+import io.netpulse.launcher.cli.UserError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "processor", mixinStandardHelpOptions = true,
+    description = {"Processor end-to-end lines/s on an embedded broker, against the raw produce-then-consume",
+        "lines/s of the same broker in the same run, and their ratio."})
+public final class ProcessorBenchCommand implements Callable<Integer> {
+
+  @Option(names = "--lines", defaultValue = "200000", description = "sar lines to send (default: ${DEFAULT-VALUE}).")
+  int lines;
+
+  @Option(names = "--hosts", defaultValue = "100", description = "simulated hosts (default: ${DEFAULT-VALUE}).")
+  int hosts;
+
+  @Option(names = "--partitions", defaultValue = "2", description = "partitions per topic (default: ${DEFAULT-VALUE}).")
+  int partitions;
+
+  @Option(names = "--data-dir", defaultValue = "${env:NETPULSE_DATA_DIR:-./.netpulse}",
+      description = "a scratch directory for the broker and stream state is made here and removed after "
+          + "(default: ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Override
+  public Integer call() throws Exception {
+    if (lines < 1000 || hosts < 1 || partitions < 1) {
+      throw new UserError("bench processor: --lines must be ≥ 1000, --hosts and --partitions ≥ 1");
+    }
+    Files.createDirectories(dataDir);
+    Path work = Files.createTempDirectory(dataDir, "bench-");
+    try {
+      ProcessorBench.Result r = ProcessorBench.run(work, lines, hosts, partitions, System.err);
+      System.out.printf(Locale.ROOT, "processor end-to-end: %.0f lines/s%n", r.processorLinesPerS());
+      System.out.printf(Locale.ROOT, "raw produce-then-consume: %.0f lines/s%n", r.rawLinesPerS());
+      System.out.printf(Locale.ROOT, "ratio: %.2f (%d lines)%n", r.ratio(), r.lines());
+      return 0;
+    } finally {
+      try (var paths = Files.walk(work)) {
+        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package io.netpulse.processor.run;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.DeadLetter;
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.event.RunValue;
+import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.SteadyEvent;
+import io.netpulse.common.json.Json;
+import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.topology.SampleTimestampExtractor;
+import io.netpulse.processor.topology.ToolFigure;
+import io.netpulse.processor.topology.ToolOutputTopology;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Runs: the lifecycle on {@code runs}, the samples that carry a run id and the tool figures meet,
+ * keyed by run, in one repartition topic; from there {@link RunValueProcessor} makes each
+ * repetition's values (returned, keyed plan/test/metric) and {@link SteadyProcessor} the
+ * {@code steady} events. A {@code runs} record that is not a RunEvent goes to the DLQ.
+ */
+public final class RunTopology {
+
+  private final Topics topics;
+  private final SteadyConfig steadyDefaults;
+  private final Map<String, SteadyConfig> steadyPerPlan;
+
+  public RunTopology(Topics topics) {
+    this(topics, SteadyConfig.DEFAULTS, Map.of());
+  }
+
+  /** @param steadyPerPlan thresholds for the runs of a named plan; others use {@code steadyDefaults} */
+  public RunTopology(Topics topics, SteadyConfig steadyDefaults, Map<String, SteadyConfig> steadyPerPlan) {
+    this.topics = topics;
+    this.steadyDefaults = steadyDefaults;
+    this.steadyPerPlan = Map.copyOf(steadyPerPlan);
+  }
+
+  /**
+   * Standalone, for tests of this step: reads {@code samples} and {@code tool-output} itself and
+   * writes the run values to {@code topic}.
+   */
+  public Topology build(String runValuesTopic) {
+    StreamsBuilder builder = new StreamsBuilder();
+    KStream<String, Sample> samples = builder.stream(topics.samples(),
+        Consumed.with(Serdes.String(), JsonSerde.of(Sample.class)).withTimestampExtractor(new SampleTimestampExtractor()));
+    KStream<String, ToolFigure> figures = new ToolOutputTopology(topics).build(builder);
+    build(builder, samples, figures)
+        .to(runValuesTopic, Produced.with(Serdes.String(), JsonSerde.of(RunValue.class)));
+    return builder.build();
+  }
+
+  /**
+   * @param samples samples keyed by host (those without a run id are ignored here)
+   * @param figures tool figures keyed by run
+   * @return each repetition's values keyed plan/test/metric (also the updates of late inputs)
+   */
+  public KStream<String, RunValue> build(StreamsBuilder builder, KStream<String, Sample> samples,
+      KStream<String, ToolFigure> figures) {
+    KStream<String, Either> read = builder
+        .stream(topics.runs(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("runs"))
+        .flatMapValues(this::readRunEvent, Named.as("read-runs"));
+    read.filter((k, either) -> either.deadLetter() != null, Named.as("runs-unreadable"))
+        .mapValues(Either::deadLetter, Named.as("runs-dead-letters"))
+        .to(topics.dlq(), Produced.with(Serdes.String(), JsonSerde.of(DeadLetter.class)).withName("runs-dlq"));
+    KStream<String, RunInput> lifecycle = read
+        .filter((k, either) -> either.event() != null, Named.as("runs-read"))
+        .map((k, either) -> KeyValue.pair(either.event().run(), RunInput.of(either.event())), Named.as("lifecycle-input"));
+    KStream<String, RunInput> runSamples = samples
+        .filter((host, s) -> s != null && s.run() != null, Named.as("samples-of-runs"))
+        .map((host, s) -> KeyValue.pair(s.run(), RunInput.of(s)), Named.as("samples-by-run"));
+    KStream<String, RunInput> runFigures = figures
+        .mapValues(RunInput::of, Named.as("figure-input"));
+    KStream<String, RunInput> byRun = lifecycle.merge(runSamples, Named.as("merge-run-inputs"))
+        .merge(runFigures, Named.as("merge-run-figures"))
+        .repartition(Repartitioned.<String, RunInput>as("run-inputs")
+            .withKeySerde(Serdes.String()).withValueSerde(JsonSerde.of(RunInput.class)));
+
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RunValueProcessor.STATE_STORE),
+        Serdes.String(), JsonSerde.of(RunState.class)));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RunValueProcessor.SAMPLE_STORE),
+        Serdes.String(), JsonSerde.of(Sample.class)));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.WINDOW_STORE),
+        Serdes.String(), JsonSerde.of(SteadyDetector.class)));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.PLAN_STORE),
+        Serdes.String(), Serdes.String()));
+
+    byRun.process(() -> new SteadyProcessor(steadyDefaults, steadyPerPlan), Named.as("steady-detector"),
+            SteadyProcessor.WINDOW_STORE, SteadyProcessor.PLAN_STORE)
+        .to(topics.steady(), Produced.with(Serdes.String(), JsonSerde.of(SteadyEvent.class)).withName("steady-out"));
+    return byRun.process(RunValueProcessor::new, Named.as("run-values"),
+        RunValueProcessor.STATE_STORE, RunValueProcessor.SAMPLE_STORE);
+  }
+
+  private List<Either> readRunEvent(String key, byte[] raw) {
+    try {
+      RunEvent e = Json.read(raw, RunEvent.class);
+      if (e == null || e.run() == null || e.phase() == null || e.test() == null) {
+        return List.of(dead(key, raw, "run event lacks one of run, test, phase"));
+      }
+      return List.of(new Either(e, null));
+    } catch (IOException | RuntimeException ex) {
+      String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage().lines().findFirst().orElse("");
+      return List.of(dead(key, raw, "not a run event: " + msg));
+    }
+  }
+
+  private Either dead(String key, byte[] raw, String reason) {
+    return new Either(null, DeadLetter.of(topics.runs(), key,
+        raw == null ? null : new String(raw, StandardCharsets.UTF_8), reason, System.currentTimeMillis()));
+  }
+
+  record Either(RunEvent event, DeadLetter deadLetter) {}
+}

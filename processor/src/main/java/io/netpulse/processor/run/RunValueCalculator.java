@@ -1,0 +1,95 @@
+package io.netpulse.processor.run;
+
+import io.netpulse.common.event.RunValue;
+import io.netpulse.common.event.Sample;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Makes a closed repetition's value of one rule from its window's samples or its tool figures. */
+final class RunValueCalculator {
+
+  private RunValueCalculator() {}
+
+  /**
+   * @param windowSamples the run's samples of {@code rule.sourceMetric()} inside the measuring window
+   */
+  static Optional<RunValue> value(String run, RepetitionState rep, RunValueRules.Rule rule, List<Sample> windowSamples) {
+    return switch (rule.how()) {
+      case SUM_OVER_INSTANCES -> figures(run, rep, rule, true);
+      case AS_PRINTED -> figures(run, rep, rule, false);
+      case MEAN_ON_SUT -> meanOnSut(run, rep, rule, windowSamples);
+      case MAX_OVER_WINDOW -> max(run, rep, rule, windowSamples);
+    };
+  }
+
+  private static Optional<RunValue> figures(String run, RepetitionState rep, RunValueRules.Rule rule, boolean sum) {
+    Map<String, Double> byInstance = rep.figures.get(rule.sourceMetric());
+    if (byInstance == null || byInstance.isEmpty()) {
+      return Optional.empty();
+    }
+    double total = byInstance.values().stream().mapToDouble(Double::doubleValue).sum();
+    double value = sum ? total : total / byInstance.size();
+    return Optional.of(runValue(run, rep, rule, value, null, null, byInstance.size()));
+  }
+
+  /**
+   * The SUT is the host whose interface carried the test's traffic: in every seed procedure it is
+   * the host and interface with the highest mean of the measured direction (the peer sees only
+   * acknowledgements), so the series with the highest mean is taken.
+   */
+  private static Optional<RunValue> meanOnSut(String run, RepetitionState rep, RunValueRules.Rule rule, List<Sample> samples) {
+    Map<String, double[]> sumCount = new HashMap<>();
+    Map<String, Sample> firstOf = new HashMap<>();
+    for (Sample s : samples) {
+      String series = s.seriesKey();
+      sumCount.computeIfAbsent(series, k -> new double[2]);
+      sumCount.get(series)[0] += s.value();
+      sumCount.get(series)[1] += 1;
+      firstOf.putIfAbsent(series, s);
+    }
+    String best = null;
+    double bestMean = Double.NEGATIVE_INFINITY;
+    for (var e : sumCount.entrySet()) {
+      double mean = e.getValue()[0] / e.getValue()[1];
+      if (mean > bestMean) {
+        bestMean = mean;
+        best = e.getKey();
+      }
+    }
+    if (best == null) {
+      return Optional.empty();
+    }
+    Sample sut = firstOf.get(best);
+    return Optional.of(runValue(run, rep, rule, bestMean, sut.host(), sut.iface(), (long) sumCount.get(best)[1]));
+  }
+
+  private static Optional<RunValue> max(String run, RepetitionState rep, RunValueRules.Rule rule, List<Sample> samples) {
+    Sample top = null;
+    for (Sample s : samples) {
+      if (top == null || s.value() > top.value()) {
+        top = s;
+      }
+    }
+    return top == null ? Optional.empty()
+        : Optional.of(runValue(run, rep, rule, top.value(), top.host(), top.iface(), samples.size()));
+  }
+
+  private static RunValue runValue(String run, RepetitionState rep, RunValueRules.Rule rule, double value,
+      String host, String iface, long inputs) {
+    return new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), value, rule.unit(),
+        host, iface, inputs, rep.start, rep.end);
+  }
+
+  static List<Sample> of(List<Sample> samples, String metric) {
+    List<Sample> out = new ArrayList<>();
+    for (Sample s : samples) {
+      if (metric.equals(s.metric())) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,187 @@
+package io.netpulse.processor.run;
+
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.event.RunValue;
+import io.netpulse.common.event.Sample;
+import io.netpulse.processor.topology.ToolFigure;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Per run: follows the lifecycle, keeps the samples that can make a value and the tool figures, and
+ * when a repetition's measuring phase closes (the phase after MEASURING) emits its {@link RunValue}s
+ * keyed plan/test/metric. A sample or figure that arrives after the close (Kafka orders records within
+ * a topic, not across topics) emits the value again, corrected; downstream keeps the latest per
+ * repetition. A repetition that FAILED while measuring gives no value.
+ */
+final class RunValueProcessor implements Processor<String, RunInput, String, RunValue> {
+
+  static final String STATE_STORE = "run-state";
+  static final String SAMPLE_STORE = "run-samples";
+  /** Runs and samples older than this (stream time) are forgotten. */
+  static final Duration RETENTION = Duration.ofMinutes(30);
+  private static final char SEP = '\u0001';
+  private static final Set<String> SAMPLED_METRICS = RunValueRules.tests().stream()
+      .flatMap(t -> RunValueRules.forTest(t).stream())
+      .filter(RunValueRules.Rule::fromSamples)
+      .map(RunValueRules.Rule::sourceMetric)
+      .collect(Collectors.toUnmodifiableSet());
+
+  private ProcessorContext<String, RunValue> context;
+  private KeyValueStore<String, RunState> runs;
+  private KeyValueStore<String, Sample> samples;
+
+  @Override
+  public void init(ProcessorContext<String, RunValue> context) {
+    this.context = context;
+    this.runs = context.getStateStore(STATE_STORE);
+    this.samples = context.getStateStore(SAMPLE_STORE);
+    context.schedule(Duration.ofMinutes(1), PunctuationType.STREAM_TIME, this::evict);
+  }
+
+  @Override
+  public void process(Record<String, RunInput> record) {
+    String run = record.key();
+    RunInput in = record.value();
+    if (run == null || in == null) {
+      return;
+    }
+    if (in.lifecycle() != null) {
+      lifecycle(run, in.lifecycle(), record.timestamp());
+    } else if (in.sample() != null) {
+      sample(run, in.sample(), record.timestamp());
+    } else if (in.figure() != null) {
+      figure(run, in.figure(), record.timestamp());
+    }
+  }
+
+  private void lifecycle(String run, RunEvent e, long now) {
+    if (e.test() == null) {
+      return;
+    }
+    RunState state = state(run, now);
+    RepetitionState rep = state.repetition(e.test(), e.repetition());
+    if (e.plan() != null) {
+      rep.plan = e.plan();
+    }
+    boolean closes = false;
+    if (e.phase() == RunEvent.Phase.MEASURING) {
+      if (rep.start == 0) {
+        rep.start = e.ts();
+      }
+    } else if (e.phase() == RunEvent.Phase.FAILED && !rep.closed()) {
+      rep.failed = true; // failed before its window closed: this repetition is not counted
+      rep.end = e.ts();
+    } else if (rep.start > 0 && rep.end == 0) {
+      rep.end = e.ts();
+      closes = true;
+    }
+    runs.put(run, state);
+    if (closes) {
+      emit(run, rep, RunValueRules.forTest(rep.test));
+    }
+  }
+
+  private void sample(String run, Sample s, long now) {
+    if (s.summary() || !Double.isFinite(s.value()) || !SAMPLED_METRICS.contains(s.metric())) {
+      return;
+    }
+    samples.put(sampleKey(run, s.ts(), s.seriesKey()), s);
+    RunState state = state(run, now);
+    runs.put(run, state);
+    for (RepetitionState rep : state.repetitions.values()) {
+      if (rep.counts() && rep.inWindow(s.ts())) { // a late sample: correct the value
+        emit(run, rep, RunValueRules.forTest(rep.test).stream()
+            .filter(r -> r.fromSamples() && r.sourceMetric().equals(s.metric())).toList());
+      }
+    }
+  }
+
+  private void figure(String run, ToolFigure f, long now) {
+    if (f.test() == null || f.sample() == null) {
+      return;
+    }
+    RunState state = state(run, now);
+    RepetitionState rep = state.repetition(f.test(), f.repetition());
+    String instance = f.instance() == null ? f.sample().host() : f.instance();
+    rep.figures.computeIfAbsent(f.sample().metric(), k -> new java.util.HashMap<>()).put(instance, f.sample().value());
+    runs.put(run, state);
+    if (rep.counts()) {
+      emit(run, rep, RunValueRules.forTest(rep.test).stream()
+          .filter(r -> !r.fromSamples() && r.sourceMetric().equals(f.sample().metric())).toList());
+    }
+  }
+
+  private void emit(String run, RepetitionState rep, List<RunValueRules.Rule> rules) {
+    if (!rep.counts() || rules.isEmpty()) {
+      return;
+    }
+    List<Sample> window = rules.stream().anyMatch(RunValueRules.Rule::fromSamples) ? windowSamples(run, rep) : List.of();
+    for (RunValueRules.Rule rule : rules) {
+      RunValueCalculator.value(run, rep, rule, RunValueCalculator.of(window, rule.sourceMetric()))
+          .ifPresent(v -> context.forward(new Record<>(v.resultKey(), v, rep.end)));
+    }
+  }
+
+  private List<Sample> windowSamples(String run, RepetitionState rep) {
+    List<Sample> out = new ArrayList<>();
+    try (KeyValueIterator<String, Sample> it =
+             samples.range(sampleKey(run, rep.start, ""), sampleKey(run, rep.end, ""))) {
+      while (it.hasNext()) {
+        Sample s = it.next().value;
+        if (rep.inWindow(s.ts())) {
+          out.add(s);
+        }
+      }
+    }
+    return out;
+  }
+
+  private RunState state(String run, long now) {
+    RunState state = runs.get(run);
+    if (state == null) {
+      state = new RunState();
+    }
+    state.lastSeen = Math.max(state.lastSeen, now);
+    return state;
+  }
+
+  /** Keys sort by run, then time: a repetition's window is one range scan. */
+  static String sampleKey(String run, long ts, String series) {
+    return run + SEP + String.format("%013d", Math.max(0, ts)) + SEP + series;
+  }
+
+  private void evict(long streamTime) {
+    long horizon = streamTime - RETENTION.toMillis();
+    List<String> old = new ArrayList<>();
+    try (KeyValueIterator<String, RunState> it = runs.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, RunState> kv = it.next();
+        if (kv.value.lastSeen < horizon) {
+          old.add(kv.key);
+        }
+      }
+    }
+    old.forEach(runs::delete);
+    List<String> oldSamples = new ArrayList<>();
+    try (KeyValueIterator<String, Sample> it = samples.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, Sample> kv = it.next();
+        if (kv.value.ts() < horizon) {
+          oldSamples.add(kv.key);
+        }
+      }
+    }
+    oldSamples.forEach(samples::delete);
+  }
+}

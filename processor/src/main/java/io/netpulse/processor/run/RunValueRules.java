@@ -1,0 +1,80 @@
+package io.netpulse.processor.run;
+
+import io.netpulse.common.Units;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Test type → the metric(s) it reports and how a repetition's value is made, as the seeds define it
+ * (DESIGN §1). Test names are matched case-insensitively with '-' read as '_'.
+ */
+public final class RunValueRules {
+
+  /** How the samples or tool figures of one repetition make its value. */
+  public enum How {
+    /** Mean of the per-second sar samples over the measuring window, on the SUT's busiest interface. */
+    MEAN_ON_SUT,
+    /** Sum of each tool instance's printed figure (netperf fan-out). */
+    SUM_OVER_INSTANCES,
+    /** The tool's figure as printed (mean when a repetition ran it more than once). */
+    AS_PRINTED,
+    /** The highest sample over the measuring window (concurrent connections). */
+    MAX_OVER_WINDOW
+  }
+
+  /**
+   * @param metric       name the value is reported under
+   * @param sourceMetric sample metric it is made of
+   * @param how          how
+   * @param unit         unit of the value
+   */
+  public record Rule(String metric, String sourceMetric, How how, String unit) {
+
+    /** Values made from per-second samplers judged by time, rather than from tool figures. */
+    public boolean fromSamples() {
+      return how == How.MEAN_ON_SUT || how == How.MAX_OVER_WINDOW;
+    }
+  }
+
+  private static Rule rule(String metric, String source, How how, String unit) {
+    return new Rule(metric, source, how, unit);
+  }
+
+  private static final Map<String, List<Rule>> BY_TEST = Map.ofEntries(
+      Map.entry("tcp_lat", List.of(rule("tcp_lat_us", "tcp_lat_us", How.AS_PRINTED, Units.MICROSECONDS))),
+      Map.entry("udp_lat", List.of(rule("udp_lat_us", "udp_lat_us", How.AS_PRINTED, Units.MICROSECONDS))),
+      Map.entry("ping", List.of(rule("rtt_avg_ms", "rtt_avg_ms", How.AS_PRINTED, Units.MILLISECONDS))),
+      Map.entry("sockperf_lat", List.of(
+          rule("avg_latency_us", "avg_latency_us", How.AS_PRINTED, Units.MICROSECONDS),
+          rule("p99_us", "p99_us", How.AS_PRINTED, Units.MICROSECONDS))),
+      Map.entry("rx_bandwidth", List.of(rule("rx_bps", "rx_bps", How.MEAN_ON_SUT, Units.BITS_PER_S))),
+      Map.entry("tx_bandwidth", List.of(rule("tx_bps", "tx_bps", How.MEAN_ON_SUT, Units.BITS_PER_S))),
+      Map.entry("rx_pps", List.of(rule("rx_pps", "rx_pps", How.MEAN_ON_SUT, Units.PACKETS_PER_S))),
+      Map.entry("tx_pps", List.of(rule("tx_pps", "tx_pps", How.MEAN_ON_SUT, Units.PACKETS_PER_S))),
+      Map.entry("tcp_crr", List.of(
+          rule("connections_per_s", "trans_per_s", How.SUM_OVER_INSTANCES, "connections/s"))),
+      Map.entry("tcp_rr", List.of(
+          rule("trans_per_s", "trans_per_s", How.SUM_OVER_INSTANCES, Units.TRANSACTIONS_PER_S),
+          rule("rx_pps", "rx_pps", How.MEAN_ON_SUT, Units.PACKETS_PER_S))),
+      Map.entry("udp_stream", List.of(
+          rule("recv_pps", "recv_pps", How.SUM_OVER_INSTANCES, Units.PACKETS_PER_S),
+          rule("recv_bps", "recv_bps", How.SUM_OVER_INSTANCES, Units.BITS_PER_S))),
+      Map.entry("concurrent_connections", List.of(
+          rule("tcp_estab", "tcp_estab", How.MAX_OVER_WINDOW, Units.CONNECTIONS))));
+
+  private RunValueRules() {}
+
+  /** The rules of a test type; empty for an unknown one (its runs then give no value). */
+  public static List<Rule> forTest(String test) {
+    return test == null ? List.of() : BY_TEST.getOrDefault(normalise(test), List.of());
+  }
+
+  public static String normalise(String test) {
+    return test.toLowerCase(Locale.ROOT).replace('-', '_');
+  }
+
+  public static java.util.Set<String> tests() {
+    return new java.util.TreeSet<>(BY_TEST.keySet());
+  }
+}

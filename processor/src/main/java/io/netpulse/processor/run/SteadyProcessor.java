@@ -1,0 +1,92 @@
+package io.netpulse.processor.run;
+
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.SteadyEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Per run and series (host/iface/metric): judges each new per-second sample's window and emits a
+ * {@link SteadyEvent} keyed by run when the series has just settled. The thresholds are the plan's
+ * (learnt from the run's lifecycle events) or the defaults.
+ */
+final class SteadyProcessor implements Processor<String, RunInput, String, SteadyEvent> {
+
+  static final String WINDOW_STORE = "steady-windows";
+  static final String PLAN_STORE = "steady-plans";
+  private static final char SEP = '\u0001';
+
+  private final SteadyConfig defaults;
+  private final Map<String, SteadyConfig> perPlan;
+  private ProcessorContext<String, SteadyEvent> context;
+  private KeyValueStore<String, SteadyDetector> windows;
+  private KeyValueStore<String, String> plans;
+
+  SteadyProcessor(SteadyConfig defaults, Map<String, SteadyConfig> perPlan) {
+    this.defaults = defaults;
+    this.perPlan = Map.copyOf(perPlan);
+  }
+
+  @Override
+  public void init(ProcessorContext<String, SteadyEvent> context) {
+    this.context = context;
+    this.windows = context.getStateStore(WINDOW_STORE);
+    this.plans = context.getStateStore(PLAN_STORE);
+    context.schedule(Duration.ofMinutes(1), PunctuationType.STREAM_TIME, this::evict);
+  }
+
+  @Override
+  public void process(Record<String, RunInput> record) {
+    String run = record.key();
+    RunInput in = record.value();
+    if (run == null || in == null) {
+      return;
+    }
+    RunEvent lifecycle = in.lifecycle();
+    if (lifecycle != null && lifecycle.plan() != null) {
+      plans.put(run, lifecycle.plan());
+      return;
+    }
+    Sample s = in.sample();
+    if (s == null || s.summary() || !Double.isFinite(s.value())) {
+      return;
+    }
+    String plan = plans.get(run);
+    SteadyConfig config = plan == null ? defaults : perPlan.getOrDefault(plan, defaults);
+    String key = run + SEP + s.seriesKey();
+    SteadyDetector detector = windows.get(key);
+    if (detector == null) {
+      detector = new SteadyDetector();
+    }
+    SteadyDetector.Verdict settled = detector.add(s.ts(), s.value(), s.metric().equals(config.risingMetric()), config);
+    windows.put(key, detector);
+    if (settled != null) {
+      context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, s.host(), s.iface(), s.metric(),
+          settled.mean(), s.unit(), settled.windowMs(), settled.spread(), settled.ts()), record.timestamp()));
+    }
+  }
+
+  private void evict(long streamTime) {
+    long horizon = streamTime - RunValueProcessor.RETENTION.toMillis();
+    List<String> old = new ArrayList<>();
+    try (KeyValueIterator<String, SteadyDetector> it = windows.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, SteadyDetector> kv = it.next();
+        if (kv.value.lastSeen < horizon) {
+          old.add(kv.key);
+        }
+      }
+    }
+    old.forEach(windows::delete);
+  }
+}

@@ -1,0 +1,240 @@
+package io.netpulse.processor.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.embedded.EmbeddedQuestDb;
+import io.netpulse.common.event.ResultEvent;
+import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.ProcessorApp;
+import io.netpulse.processor.store.InfluxStore;
+import io.netpulse.processor.store.QuestDbStoreSchema;
+import io.netpulse.processor.store.RatesToStore;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The processor with real parts: embedded KRaft broker, Kafka Streams with exactly_once_v2, embedded
+ * QuestDB written through influxdb-client-java. A recorded run is replayed through the topics.
+ */
+class ProcessorIntegrationTest {
+
+  private static final Topics TOPICS = Topics.defaults();
+  private static final String KEY = RecordedReplay.PLAN + "/" + RecordedReplay.TEST + "/rx_bps";
+
+  @TempDir Path dir;
+
+  @Test
+  void aReplayedRunGivesTheExpectedRepetitionValuesAndMeanInResultsAndInTheStore() throws Exception {
+    RecordedReplay replay = new RecordedReplay(TOPICS);
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
+        EmbeddedQuestDb questDb = EmbeddedQuestDb.start(dir.resolve("questdb"), 0)) {
+      kafka.createTopics(TOPICS, 2);
+      QuestDbStoreSchema.apply(questDb::sql);
+      try (ProcessorApp processor = ProcessorApp.start(kafka.bootstrapServers(), TOPICS, dir.resolve("streams"), "it-one");
+          InfluxStore store = new InfluxStore(questDb.url(), "unused".toCharArray(), "netpulse", "netpulse");
+          RatesToStore writer = new RatesToStore(kafka.bootstrapServers(), TOPICS, store)) {
+        writer.start();
+        assertThat(processor.awaitRunning(Duration.ofSeconds(60))).isTrue();
+        produce(kafka, fullReplay(replay, 0));
+        ResultEvent result = awaitResult(kafka);
+        assertExpected(result);
+
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
+            assertThat(questDb.sql("select mean, stddev, ci95, n, rep_1, rep_2, rep_3 from netpulse_result"
+                + " where plan = '" + RecordedReplay.PLAN + "' and metric = 'rx_bps' and n = 3")).isNotEmpty());
+        Map<String, Object> row = questDb.sql("select mean, ci95, rep_1, rep_2, rep_3 from netpulse_result"
+            + " where plan = '" + RecordedReplay.PLAN + "' and metric = 'rx_bps' and n = 3").get(0);
+        assertThat(((Number) row.get("mean")).doubleValue()).isCloseTo(result.mean(), within(1e-3));
+        assertThat(((Number) row.get("ci95")).doubleValue()).isCloseTo(result.ci95(), within(1e-3));
+        for (int r = 1; r <= 3; r++) {
+          assertThat(((Number) row.get("rep_" + r)).doubleValue())
+              .isCloseTo(RecordedReplay.expectedValue(r), within(1e-3));
+        }
+        // and the per-second rates of the SUT's interface reached the store too
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
+            assertThat(questDb.sql("select count() n from netpulse_rate where host = 'sut' and metric = 'rx_bps'"
+                + " and \"window\" = '1s'").get(0).get("n")).isNotEqualTo(0L));
+      }
+    }
+  }
+
+  @Test
+  void twoInstancesWithOneApplicationIdSplitThePartitionsAndGiveTheSameResult() throws Exception {
+    RecordedReplay replay = new RecordedReplay(TOPICS);
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+      kafka.createTopics(TOPICS, 2);
+      try (ProcessorApp a = ProcessorApp.start(kafka.bootstrapServers(), TOPICS, dir.resolve("a"), "it-two");
+          ProcessorApp b = ProcessorApp.start(kafka.bootstrapServers(), TOPICS, dir.resolve("b"), "it-two")) {
+        assertThat(a.awaitRunning(Duration.ofSeconds(60))).isTrue();
+        assertThat(b.awaitRunning(Duration.ofSeconds(60))).isTrue();
+        produce(kafka, fullReplay(replay, 20));
+        assertExpected(awaitResult(kafka));
+        List<TopicPartition> fromA = new ArrayList<>(a.assignedPartitions());
+        List<TopicPartition> fromB = new ArrayList<>(b.assignedPartitions());
+        assertThat(fromA).isNotEmpty();
+        assertThat(fromB).isNotEmpty();
+        assertThat(fromA).doesNotContainAnyElementsOf(fromB);
+        assertThat(fromA.stream().filter(tp -> tp.topic().equals(TOPICS.lines())).count()
+            + fromB.stream().filter(tp -> tp.topic().equals(TOPICS.lines())).count()).isEqualTo(2);
+      }
+    }
+  }
+
+  @Test
+  void killedMidReplayAndRestartedEachRepetitionAndEachLineCountsOnce() throws Exception {
+    RecordedReplay replay = new RecordedReplay(TOPICS);
+    int background = 60;
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+      kafka.createTopics(TOPICS, 2);
+      List<ProducerRecord<String, byte[]>> all = fullReplay(replay, background);
+      int half = all.size() / 2;
+      produce(kafka, all.subList(0, half));
+      Process first = child(kafka, dir.resolve("child-1"));
+      try {
+        // kill once the processor has committed part of the work, not all of it
+        long expectedSamples = (long) RecordedReplay.samplesPerHost() * (background + 3);
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
+            .until(() -> count(kafka, TOPICS.samples()) > 0);
+        produce(kafka, all.subList(half, all.size()));
+        Thread.sleep(300);
+        long before = count(kafka, TOPICS.samples());
+        first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no clean close, no commit
+        System.out.printf("killed with %d of %d samples committed%n", before, expectedSamples);
+        assertThat(before).isLessThan(expectedSamples);
+
+        Process second = child(kafka, dir.resolve("child-2"));
+        try {
+          assertExpected(awaitResult(kafka));
+          await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+              .until(() -> count(kafka, TOPICS.samples()) >= expectedSamples);
+          Thread.sleep(1000);
+          assertThat(count(kafka, TOPICS.samples())).isEqualTo(expectedSamples);
+        } finally {
+          second.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      } finally {
+        first.destroyForcibly();
+      }
+    }
+  }
+
+  private static List<ProducerRecord<String, byte[]>> fullReplay(RecordedReplay replay, int backgroundHosts) {
+    List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
+    for (int r = 1; r <= 3; r++) {
+      out.add(replay.measuring(r));
+    }
+    for (int h = 0; h < backgroundHosts; h++) {
+      out.addAll(replay.lines("fleet-" + h, null));
+    }
+    for (int r = 1; r <= 3; r++) {
+      out.addAll(replay.lines("sut", RecordedReplay.runId(r)));
+      out.add(replay.done(r));
+    }
+    return out;
+  }
+
+  private static void assertExpected(ResultEvent result) {
+    assertThat(result.n()).isEqualTo(3);
+    assertThat(result.values()).containsOnlyKeys(1, 2, 3);
+    double sum = 0;
+    for (int r = 1; r <= 3; r++) {
+      assertThat(result.values().get(r)).isCloseTo(RecordedReplay.expectedValue(r), within(1e-3));
+      sum += RecordedReplay.expectedValue(r);
+    }
+    assertThat(result.mean()).isCloseTo(sum / 3, within(1e-3));
+    assertThat(result.hosts()).containsExactly("sut");
+  }
+
+  private Process child(EmbeddedKafka kafka, Path stateDir) throws Exception {
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-cp", System.getProperty("java.class.path"), ProcessorChild.class.getName(),
+        kafka.bootstrapServers(), stateDir.toString(), "it-eos")
+        .redirectErrorStream(true).redirectOutput(dir.resolve(stateDir.getFileName() + ".log").toFile()).start();
+    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() ->
+        !p.isAlive() || java.nio.file.Files.readString(dir.resolve(stateDir.getFileName() + ".log")).contains("RUNNING"));
+    assertThat(p.isAlive()).as("child processor is running").isTrue();
+    return p;
+  }
+
+  private static void produce(EmbeddedKafka kafka, List<ProducerRecord<String, byte[]>> records) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+      records.forEach(producer::send);
+    }
+  }
+
+  private static KafkaConsumer<String, byte[]> consumer(EmbeddedKafka kafka) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-reader-" + UUID.randomUUID());
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    return new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+  }
+
+  /** Committed records on a topic now (read_committed: aborted transactions are not counted). */
+  private static long count(EmbeddedKafka kafka, String topic) {
+    try (KafkaConsumer<String, byte[]> c = consumer(kafka)) {
+      List<TopicPartition> parts = c.partitionsFor(topic).stream()
+          .map(pi -> new TopicPartition(topic, pi.partition())).toList();
+      c.assign(parts);
+      c.seekToBeginning(parts);
+      Map<TopicPartition, Long> end = c.endOffsets(parts);
+      long n = 0;
+      long deadline = System.currentTimeMillis() + 20_000;
+      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.currentTimeMillis() < deadline) {
+        n += c.poll(Duration.ofMillis(200)).count();
+      }
+      return n;
+    }
+  }
+
+  /**
+   * Waits for the result of the replayed plan/test/metric to hold all three repetitions' expected
+   * values. Lines and lifecycle travel on different topics, so a repetition may first be valued on
+   * part of its window and corrected when the rest of its samples arrive: the result converges.
+   */
+  private static ResultEvent awaitResult(EmbeddedKafka kafka) {
+    JsonSerde<ResultEvent> serde = JsonSerde.of(ResultEvent.class);
+    Map<String, ResultEvent> latest = new HashMap<>();
+    try (KafkaConsumer<String, byte[]> c = consumer(kafka)) {
+      c.subscribe(List.of(TOPICS.results()));
+      await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ZERO).ignoreExceptions().until(() -> {
+        c.poll(Duration.ofMillis(200)).forEach(r -> latest.put(r.key(), serde.deserialize(r.topic(), r.value())));
+        ResultEvent e = latest.get(KEY);
+        return e != null && e.n() == 3 && java.util.stream.IntStream.rangeClosed(1, 3).allMatch(r ->
+            Math.abs(e.values().get(r) - RecordedReplay.expectedValue(r)) < 1e-3);
+      });
+    }
+    return latest.get(KEY);
+  }
+}

@@ -1,0 +1,95 @@
+package io.netpulse.processor.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.ResultEvent;
+import io.netpulse.common.event.RunValue;
+import io.netpulse.common.json.JsonSerde;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ResultsTopologyTest {
+
+  private static final Topics TOPICS = Topics.defaults();
+  private static final String VALUES = "test.run-values";
+
+  private TopologyTestDriver driver;
+  private TestInputTopic<String, RunValue> values;
+  private TestOutputTopic<String, ResultEvent> results;
+
+  @BeforeEach
+  void setUp() {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "results-test");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+    driver = new TopologyTestDriver(new ResultsTopology(TOPICS).build(VALUES), props);
+    values = driver.createInputTopic(VALUES, Serdes.String().serializer(), JsonSerde.of(RunValue.class).serializer());
+    results = driver.createOutputTopic(TOPICS.results(), Serdes.String().deserializer(),
+        JsonSerde.of(ResultEvent.class).deserializer());
+  }
+
+  @AfterEach
+  void tearDown() {
+    driver.close();
+  }
+
+  private void value(int repetition, double v, String host) {
+    RunValue rv = new RunValue(RunValue.SCHEMA, "run-" + repetition, "plan-a", "rx_bandwidth", repetition, "rx_bps",
+        v, "bit/s", host, "eth0", 10, 1000L * repetition, 1000L * repetition + 500);
+    values.pipeInput(rv.resultKey(), rv);
+  }
+
+  @Test
+  void threeRepetitionsGiveMeanSampleStddevAndStudentTInterval() {
+    value(1, 10, "sut");
+    ResultEvent one = results.readValue();
+    assertThat(one.n()).isEqualTo(1);
+    assertThat(one.stddev()).isNull();
+    assertThat(one.ci95()).isNull();
+    value(2, 12, "sut");
+    value(3, 14, "sut");
+    List<ResultEvent> out = results.readValuesToList();
+    ResultEvent r = out.get(out.size() - 1);
+    assertThat(r.n()).isEqualTo(3);
+    assertThat(r.mean()).isEqualTo(12.0);
+    assertThat(r.stddev()).isCloseTo(2.0, within(1e-12)); // sqrt((4 + 0 + 4) / 2)
+    // t(0.975, 2 df) = 4.302653 (tables): 4.302653 × 2 / √3 = 4.968275
+    assertThat(r.ci95()).isCloseTo(4.968275, within(1e-5));
+    assertThat(r.values()).containsExactly(
+        java.util.Map.entry(1, 10.0), java.util.Map.entry(2, 12.0), java.util.Map.entry(3, 14.0));
+    assertThat(r.key()).isEqualTo("plan-a/rx_bandwidth/rx_bps");
+    assertThat(r.hosts()).containsExactly("sut");
+    assertThat(r.runs()).containsExactly("run-1", "run-2", "run-3");
+    assertThat(r.unit()).isEqualTo("bit/s");
+  }
+
+  @Test
+  void aRepetitionSeenAgainReplacesItsValueRatherThanCountingTwice() {
+    value(1, 10, "sut");
+    value(2, 20, "sut");
+    value(2, 30, "sut"); // corrected by a late sample, or replayed after a restart
+    List<ResultEvent> out = results.readValuesToList();
+    ResultEvent r = out.get(out.size() - 1);
+    assertThat(r.n()).isEqualTo(2);
+    assertThat(r.mean()).isEqualTo(20.0);
+  }
+
+  @Test
+  void studentTQuantilesAgreeWithPublishedTables() {
+    assertThat(ThreeRunStats.tQuantile975(1)).isCloseTo(12.7062, within(1e-4));
+    assertThat(ThreeRunStats.tQuantile975(2)).isCloseTo(4.3027, within(1e-4));
+    assertThat(ThreeRunStats.tQuantile975(4)).isCloseTo(2.7764, within(1e-4));
+    assertThat(ThreeRunStats.tQuantile975(30)).isCloseTo(2.0423, within(1e-4));
+  }
+}

@@ -1,0 +1,209 @@
+package io.netpulse.processor.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.DeadLetter;
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.event.RunEvent.Phase;
+import io.netpulse.common.event.RunValue;
+import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.SteadyEvent;
+import io.netpulse.common.event.ToolOutputEvent;
+import io.netpulse.common.json.Json;
+import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.topology.Recorded;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class RunTopologyTest {
+
+  private static final Topics TOPICS = Topics.defaults();
+  private static final String VALUES = "test.run-values";
+  private static final long T = Instant.parse("2026-11-30T05:48:56Z").toEpochMilli();
+
+  private TopologyTestDriver driver;
+  private TestInputTopic<String, Sample> samples;
+  private TestInputTopic<String, byte[]> runs;
+  private TestInputTopic<String, byte[]> toolOutput;
+  private TestOutputTopic<String, RunValue> values;
+  private TestOutputTopic<String, SteadyEvent> steady;
+  private TestOutputTopic<String, DeadLetter> dlq;
+
+  @BeforeEach
+  void setUp() {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "run-test");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    driver = new TopologyTestDriver(new RunTopology(TOPICS).build(VALUES), props);
+    samples = driver.createInputTopic(TOPICS.samples(), Serdes.String().serializer(), JsonSerde.of(Sample.class).serializer());
+    runs = driver.createInputTopic(TOPICS.runs(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
+    toolOutput = driver.createInputTopic(TOPICS.toolOutput(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
+    values = driver.createOutputTopic(VALUES, Serdes.String().deserializer(), JsonSerde.of(RunValue.class).deserializer());
+    steady = driver.createOutputTopic(TOPICS.steady(), Serdes.String().deserializer(), JsonSerde.of(SteadyEvent.class).deserializer());
+    dlq = driver.createOutputTopic(TOPICS.dlq(), Serdes.String().deserializer(), JsonSerde.of(DeadLetter.class).deserializer());
+  }
+
+  @AfterEach
+  void tearDown() {
+    driver.close();
+  }
+
+  private void phase(String run, String test, int repetition, Phase phase, long ts) {
+    runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", test, repetition, phase, ts, null)), ts);
+  }
+
+  private void sample(Sample s) {
+    samples.pipeInput(s.host(), s, s.ts());
+  }
+
+  private Map<String, RunValue> latestByRepetitionAndMetric() {
+    Map<String, RunValue> m = new LinkedHashMap<>();
+    for (RunValue v : values.readValuesToList()) {
+      m.put(v.repetition() + "/" + v.metric(), v);
+    }
+    return m;
+  }
+
+  @Test
+  void sarBandwidthIsTheMeanOnTheSutOverTheMeasuringWindowOnly() {
+    phase("run-1", "rx_bandwidth", 1, Phase.WARMUP, T - 10_000);
+    phase("run-1", "rx_bandwidth", 1, Phase.MEASURING, T);
+    for (Sample s : RecordedSeries.sar("ramp-plateau.txt", "sut", "run-1")) {
+      sample(s);
+      // the peer sees a small share of the traffic on its own interface: not the SUT
+      sample(new Sample(1, s.metric(), s.value() / 50, s.unit(), "peer", "eth0", s.ts(), "run-1", "sar-dev", false, null));
+    }
+    phase("run-1", "rx_bandwidth", 1, Phase.DONE, T + 10_000);
+    RunValue v = latestByRepetitionAndMetric().get("1/rx_bps");
+    // the ten lo rows 05:48:56 … 05:49:05 of ramp-plateau.txt, rxkB/s read by hand: mean 195644.909
+    assertThat(v.value()).isCloseTo(195644.909 * 8192, within(1.0));
+    assertThat(v.host()).isEqualTo("sut");
+    assertThat(v.iface()).isEqualTo("lo");
+    assertThat(v.inputs()).isEqualTo(10);
+    assertThat(v.plan()).isEqualTo("plan-a");
+    assertThat(v.unit()).isEqualTo("bit/s");
+    assertThat(v.windowStart()).isEqualTo(T);
+    assertThat(v.windowEnd()).isEqualTo(T + 10_000);
+  }
+
+  @Test
+  void aRepetitionThatFailsHalfWayGivesNoValueAndTheNextOneCounts() {
+    List<Sample> recorded = RecordedSeries.sar("ramp-plateau.txt", "sut", "run-2");
+    phase("run-2", "rx_bandwidth", 1, Phase.MEASURING, T);
+    recorded.stream().filter(s -> s.ts() < T + 5_000).forEach(this::sample);
+    phase("run-2", "rx_bandwidth", 1, Phase.FAILED, T + 5_000);
+    phase("run-2", "rx_bandwidth", 1, Phase.DONE, T + 5_500); // a phase after the failure closes nothing
+    phase("run-2", "rx_bandwidth", 2, Phase.MEASURING, T + 6_000);
+    recorded.stream().filter(s -> s.ts() >= T + 5_000).forEach(this::sample);
+    phase("run-2", "rx_bandwidth", 2, Phase.STOPPING, T + 9_000);
+    Map<String, RunValue> out = latestByRepetitionAndMetric();
+    assertThat(out).doesNotContainKey("1/rx_bps");
+    // rows 05:49:02, :03, :04 read by hand: (195779.96 + 195580.74 + 195707.21) / 3
+    assertThat(out.get("2/rx_bps").value()).isCloseTo((195779.96 + 195580.74 + 195707.21) / 3 * 8192, within(1.0));
+    assertThat(out.get("2/rx_bps").inputs()).isEqualTo(3);
+  }
+
+  @Test
+  void lateAndOutOfOrderSamplesInsideTheWindowCorrectTheValueAndOthersAreIgnored() {
+    phase("run-3", "rx_pps", 1, Phase.MEASURING, T);
+    sample(Sample.of("rx_pps", 300, "packets/s", "eth0", T + 2_000).withOrigin("sut", "run-3", "sar-dev"));
+    sample(Sample.of("rx_pps", 100, "packets/s", "eth0", T).withOrigin("sut", "run-3", "sar-dev")); // out of order
+    phase("run-3", "rx_pps", 1, Phase.DONE, T + 3_000);
+    assertThat(values.readValue().value()).isEqualTo(200.0);
+    // arrives after the close (another topic, another partition): the value is corrected
+    sample(Sample.of("rx_pps", 500, "packets/s", "eth0", T + 1_000).withOrigin("sut", "run-3", "sar-dev"));
+    RunValue corrected = values.readValue();
+    assertThat(corrected.value()).isEqualTo(300.0);
+    assertThat(corrected.inputs()).isEqualTo(3);
+    // after the window, and summaries, count for nothing
+    sample(Sample.of("rx_pps", 9_999, "packets/s", "eth0", T + 3_000).withOrigin("sut", "run-3", "sar-dev"));
+    sample(Sample.of("rx_pps", 9_999, "packets/s", "eth0", T + 1_500).withOrigin("sut", "run-3", "sar-dev").asSummary());
+    assertThat(values.isEmpty()).isTrue();
+  }
+
+  private void netperf(String run, int repetition, String instance, String fixture, String command) {
+    toolOutput.pipeInput(run, Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, run, "tcp_crr", repetition,
+        "client-" + instance, "client", "netperf", instance, command, 0, Recorded.output(fixture), "", T, T + 2_000)),
+        T + 2_000); // record time as the collector would stamp it, not the test's wall clock
+  }
+
+  @Test
+  void netperfCrrIsTheSumOverInstancesEachCountedOnceEvenWhenTheOutputComesAfterTheClose() {
+    phase("run-4", "tcp_crr", 1, Phase.MEASURING, T);
+    netperf("run-4", 1, "12866", "netperf/netperf-tcp-crr.txt", "netperf -t TCP_CRR -- -r 64");
+    phase("run-4", "tcp_crr", 1, Phase.DONE, T + 3_000);
+    assertThat(values.readValue().value()).isEqualTo(10608.61);
+    netperf("run-4", 1, "12868", "netperf/netperf-tcp-crr.txt", "netperf -t TCP_CRR -- -r 64");
+    netperf("run-4", 1, "12868", "netperf/netperf-tcp-crr.txt", "netperf -t TCP_CRR -- -r 64"); // delivered twice
+    List<RunValue> out = values.readValuesToList();
+    RunValue last = out.get(out.size() - 1);
+    assertThat(last.metric()).isEqualTo("connections_per_s");
+    assertThat(last.value()).isCloseTo(2 * 10608.61, within(1e-6));
+    assertThat(last.inputs()).isEqualTo(2);
+    assertThat(last.unit()).isEqualTo("connections/s");
+  }
+
+  @Test
+  void concurrentConnectionsAreTheMaximumOfTcpEstabOverTheWindow() {
+    List<Sample> ss = RecordedSeries.ss("server", "run-5");
+    long first = ss.get(0).ts();
+    phase("run-5", "concurrent_connections", 1, Phase.MEASURING, first);
+    ss.forEach(this::sample);
+    phase("run-5", "concurrent_connections", 1, Phase.DONE, ss.get(ss.size() - 1).ts() + 1);
+    RunValue v = latestByRepetitionAndMetric().get("1/tcp_estab");
+    assertThat(v.value()).isEqualTo(620.0); // ss-ramp.txt: estab climbs 10 → 620 and stays
+    assertThat(v.host()).isEqualTo("server");
+  }
+
+  @Test
+  void steadyIsReportedOnceOnTheRecordedPlateauAndNeverOnTheAlternatingSeries() {
+    RecordedSeries.sar("ramp-plateau.txt", "sut", "run-6").stream()
+        .filter(s -> s.metric().equals("rx_bps") && s.iface().equals("lo")).forEach(this::sample);
+    List<SteadyEvent> settled = steady.readValuesToList();
+    assertThat(settled).hasSize(1);
+    SteadyEvent e = settled.get(0);
+    // ramp-plateau.txt: four steps up until 05:48:54 (194748.68 kB/s), then flat within 0.6 %; the
+    // first 10-s window that lies wholly on the plateau ends at 05:49:03
+    assertThat(Instant.ofEpochMilli(e.ts())).isEqualTo(Instant.parse("2026-11-30T05:49:03Z"));
+    assertThat(e.spread()).isLessThan(0.01);
+    assertThat(e.run()).isEqualTo("run-6");
+    assertThat(e.metric()).isEqualTo("rx_bps");
+
+    RecordedSeries.sar("unsettled.txt", "sut", "run-7").stream()
+        .filter(s -> s.metric().equals("rx_bps") && s.iface().equals("lo")).forEach(this::sample);
+    assertThat(steady.isEmpty()).isTrue();
+  }
+
+  @Test
+  void concurrentConnectionsSettleWhenTcpEstabStopsRising() {
+    List<Sample> ss = RecordedSeries.ss("server", "run-8").stream().filter(s -> s.metric().equals("tcp_estab")).toList();
+    ss.forEach(this::sample);
+    List<SteadyEvent> settled = steady.readValuesToList();
+    assertThat(settled).hasSize(1);
+    // estab reaches 620 at the 13th line and stays: settled once 10 s of 620 are seen
+    long reached = ss.stream().filter(s -> s.value() == 620).findFirst().orElseThrow().ts();
+    assertThat(settled.get(0).ts() - reached).isBetween(9_000L, 10_500L);
+    assertThat(settled.get(0).value()).isEqualTo(620.0);
+  }
+
+  @Test
+  void aRunsRecordThatIsNotARunEventGoesToTheDlq() {
+    runs.pipeInput("run-9", "{\"run\":\"run-9\",\"phase\":\"SIDEWAYS\"}".getBytes(), T);
+    DeadLetter d = dlq.readValue();
+    assertThat(d.topic()).isEqualTo(TOPICS.runs());
+    assertThat(d.error()).contains("not a run event").contains("SIDEWAYS");
+  }
+}

@@ -1,0 +1,110 @@
+package io.netpulse.processor.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.LineEvent;
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.event.RunEvent.Phase;
+import io.netpulse.common.event.ToolOutputEvent;
+import io.netpulse.common.json.Json;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JSON Schemas shipped in common (schemas/*.schema.json) against real serialized events: the
+ * inputs as the collector and launcher write them, and every output topic of the whole topology
+ * after a recorded run went through it.
+ */
+class EventSchemaTest {
+
+  private static final Topics TOPICS = Topics.defaults();
+  private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+
+  private static Schema schema(String name) throws Exception {
+    try (InputStream in = EventSchemaTest.class.getResourceAsStream("/schemas/" + name + ".schema.json")) {
+      assertThat(in).as("schema " + name + " is shipped").isNotNull();
+      return REGISTRY.getSchema(in);
+    }
+  }
+
+  private static void assertValid(String schemaName, List<String> values) throws Exception {
+    Schema schema = schema(schemaName);
+    assertThat(values).as(schemaName + " events produced").isNotEmpty();
+    for (String value : values) {
+      JsonNode node = Json.mapper().readTree(value);
+      assertThat(schema.validate(node)).as(schemaName + ": " + value).isEmpty();
+      assertThat(node.get("schema").asInt()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void everyTopicsValuesMatchTheirSchema() throws Exception {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "schema-test");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+    long t = Instant.parse("2026-11-30T05:48:56Z").toEpochMilli();
+    String[] inputs;
+    try (TopologyTestDriver driver = new TopologyTestDriver(new ProcessorTopology(TOPICS).build(), props)) {
+      TestInputTopic<String, String> lines = input(driver, TOPICS.lines());
+      TestInputTopic<String, String> runs = input(driver, TOPICS.runs());
+      TestInputTopic<String, String> tools = input(driver, TOPICS.toolOutput());
+      String measuring = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.MEASURING, t, null));
+      String done = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.DONE, t + 10_000, "ok"));
+      runs.pipeInput("r1", measuring, t);
+      long seq = 0;
+      String firstLine = null;
+      for (String line : new String(EventSchemaTest.class.getResourceAsStream(
+          "/io/netpulse/processor/run/ramp-plateau.txt").readAllBytes()).lines().toList()) {
+        String event = Json.text(LineEvent.of("sut", "sar-dev", "r1", seq++, t, line));
+        firstLine = firstLine == null ? event : firstLine;
+        lines.pipeInput("sut", event, t);
+      }
+      runs.pipeInput("r1", done, t + 10_000);
+      String tool = Json.text(new ToolOutputEvent(ToolOutputEvent.SCHEMA, "r1", "tcp_crr", 1, "client", "client",
+          "netperf", "p1", "netperf -t TCP_CRR", 0, Recorded.output("netperf/netperf-tcp-crr.txt"), "", t, t + 2000));
+      tools.pipeInput("r1", tool, t + 2_000);
+      lines.pipeInput("sut", "not json", t + 10_000);
+      inputs = new String[] {measuring, done, firstLine, tool};
+
+      assertValid("run-event", List.of(inputs[0], inputs[1]));
+      assertValid("line-event", List.of(inputs[2]));
+      assertValid("tool-output-event", List.of(inputs[3]));
+      assertValid("sample", output(driver, TOPICS.samples()));
+      assertValid("rate-event", output(driver, TOPICS.rates()));
+      assertValid("steady-event", output(driver, TOPICS.steady()));
+      assertValid("result-event", output(driver, TOPICS.results()));
+      assertValid("dead-letter", output(driver, TOPICS.dlq()));
+    }
+  }
+
+  @Test
+  void aSchemaRejectsAnEventThatLacksARequiredFieldOrHasAWrongType() throws Exception {
+    Map<String, Object> sample = Map.of("schema", 1, "metric", "rx_bps", "value", "fast", "unit", "bit/s",
+        "host", "h", "ts", 1, "source", "sar-dev", "summary", false);
+    assertThat(schema("sample").validate(Json.mapper().valueToTree(sample))).isNotEmpty();
+    assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":1,\"run\":\"r\"}"))).isNotEmpty();
+  }
+
+  private static TestInputTopic<String, String> input(TopologyTestDriver driver, String topic) {
+    return driver.createInputTopic(topic, Serdes.String().serializer(), Serdes.String().serializer());
+  }
+
+  private static List<String> output(TopologyTestDriver driver, String topic) {
+    return driver.createOutputTopic(topic, Serdes.String().deserializer(), Serdes.String().deserializer())
+        .readValuesToList();
+  }
+}

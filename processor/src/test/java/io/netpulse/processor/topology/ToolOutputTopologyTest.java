@@ -1,0 +1,102 @@
+package io.netpulse.processor.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.DeadLetter;
+import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.ToolOutputEvent;
+import io.netpulse.common.json.Json;
+import io.netpulse.common.json.JsonSerde;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ToolOutputTopologyTest {
+
+  private static final Topics TOPICS = Topics.defaults();
+  private static final long ENDED = 1_796_014_900_000L;
+
+  private TopologyTestDriver driver;
+  private TestInputTopic<String, byte[]> toolOutput;
+  private TestOutputTopic<String, Sample> samples;
+  private TestOutputTopic<String, DeadLetter> dlq;
+
+  @BeforeEach
+  void setUp() {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "tool-output-test");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    driver = new TopologyTestDriver(new ToolOutputTopology(TOPICS).build(), props);
+    toolOutput = driver.createInputTopic(TOPICS.toolOutput(), Serdes.String().serializer(),
+        Serdes.ByteArray().serializer());
+    samples = driver.createOutputTopic(TOPICS.samples(), Serdes.String().deserializer(),
+        JsonSerde.of(Sample.class).deserializer());
+    dlq = driver.createOutputTopic(TOPICS.dlq(), Serdes.String().deserializer(),
+        JsonSerde.of(DeadLetter.class).deserializer());
+  }
+
+  @AfterEach
+  void tearDown() {
+    driver.close();
+  }
+
+  static ToolOutputEvent output(String tool, String command, int exit, String stdout, String stderr) {
+    return new ToolOutputEvent(ToolOutputEvent.SCHEMA, "run-1", "tcp_crr", 2, "client-a", "client", tool, "p12866",
+        command, exit, stdout, stderr, ENDED - 2000, ENDED);
+  }
+
+  private void send(ToolOutputEvent event) {
+    toolOutput.pipeInput("run-1", Json.bytes(event));
+  }
+
+  @Test
+  void netperfCrrOutputBecomesItsTransactionRateKeyedByHost() {
+    send(output("netperf", "netperf -H 198.18.0.2 -t TCP_CRR -l 2 -- -r 64", 0,
+        Recorded.output("netperf/netperf-tcp-crr.txt"), ""));
+    List<TestRecord<String, Sample>> out = samples.readRecordsToList();
+    Sample rate = out.stream().filter(r -> r.value().metric().equals("trans_per_s")).findFirst().orElseThrow().value();
+    assertThat(rate.value()).isEqualTo(10608.61);
+    assertThat(rate.host()).isEqualTo("client-a");
+    assertThat(rate.run()).isEqualTo("run-1");
+    assertThat(rate.source()).isEqualTo("netperf");
+    assertThat(rate.ts()).isEqualTo(ENDED);
+    assertThat(out).allMatch(r -> r.key().equals("client-a"));
+    assertThat(dlq.isEmpty()).isTrue();
+  }
+
+  @Test
+  void bannerlessNetperfTakesItsTestTypeFromTheCommand() {
+    send(output("netperf", "netperf -P 0 -H 198.18.0.2 -t TCP_RR -l 2 -- -r 1,1", 0,
+        Recorded.output("netperf/netperf-tcp-rr-P0.txt"), ""));
+    assertThat(samples.readValuesToList()).extracting(Sample::metric, Sample::value)
+        .contains(org.assertj.core.groups.Tuple.tuple("trans_per_s", 44445.24));
+    assertThat(ToolOutputTopology.netperfTest("netperf -H x -tUDP_STREAM")).isEqualTo("UDP_STREAM");
+  }
+
+  @Test
+  void failedToolUnknownToolAndNonJsonGoToTheDlqWithTheReason() {
+    send(output("netperf", "netperf -t TCP_CRR", 1, "", "establish control: are you sure there is a netserver listening\n"));
+    send(output("c1000k", "c1000k 198.18.0.2", 0, "ok", ""));
+    toolOutput.pipeInput("run-1", "not json {".getBytes(StandardCharsets.UTF_8));
+    send(output("qperf", "qperf 198.18.0.2 tcp_lat", 0, "nothing a parser knows\n", ""));
+    List<DeadLetter> dead = dlq.readValuesToList();
+    assertThat(dead).hasSize(4);
+    assertThat(dead.get(0).error()).contains("netperf on client-a", "exited with status 1", "netserver listening");
+    assertThat(dead.get(1).error()).contains("unknown format 'c1000k'");
+    assertThat(dead.get(2).error()).startsWith("not a tool-output event");
+    assertThat(dead.get(2).value()).isEqualTo("not json {");
+    assertThat(dead.get(3).error()).contains("qperf on client-a");
+    assertThat(dead).allMatch(d -> d.topic().equals(TOPICS.toolOutput()) && d.key().equals("run-1"));
+    assertThat(samples.isEmpty()).isTrue();
+  }
+}
