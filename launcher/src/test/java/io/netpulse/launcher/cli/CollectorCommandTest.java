@@ -93,7 +93,7 @@ class CollectorCommandTest {
           "    samplers: [proc-net-dev]",
           ""));
       Result ssh = collector("ssh", "--inventory", inv.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
-          "--data-dir", dir.resolve("ssh").toString(), "--duration", "5");
+          "--data-dir", dir.resolve("ssh").toString(), "--duration", "10"); // SSH set-up takes seconds on a busy machine
       assertThat(ssh.exit()).as(ssh.err()).isZero();
 
       Map<String, List<LineEvent>> bySource = read(kafka.bootstrapServers(), topics.lines());
