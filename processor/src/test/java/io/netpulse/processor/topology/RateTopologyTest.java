@@ -52,8 +52,14 @@ class RateTopologyTest {
     return Sample.of(metric, value, "bit/s", "eth0", ts).withOrigin("sut", null, "sar-dev");
   }
 
+  /** Windows changed since the last emission are emitted on a wall-clock tick. */
+  private void tick() {
+    driver.advanceWallClockTime(RateTopology.DEFAULT_EMIT_EVERY);
+  }
+
   /** Last update per series/window, as a downstream compaction would keep. */
   private Map<String, RateEvent> latest() {
+    tick();
     Map<String, RateEvent> m = new LinkedHashMap<>();
     for (var kv : rates.readKeyValuesToList()) {
       if (kv.value.window().equals("1s")) {
@@ -106,6 +112,7 @@ class RateTopologyTest {
   void summaryRowsAreNotPerSecondValues() {
     samples.pipeInput("sut", sample("rx_bps", 1e9, T0 + 100).asSummary());
     samples.pipeInput("sut", sample("rx_bps", 5, T0 + 200));
+    tick();
     List<RateEvent> out = rates.readValuesToList().stream().filter(r -> r.window().equals("1s")).toList();
     assertThat(out).hasSize(1);
     assertThat(out.get(0).mean()).isEqualTo(5.0);
