@@ -32,8 +32,11 @@ import org.apache.kafka.streams.state.Stores;
  * window the sample falls in). Here each sample updates one per-second bucket, written once to a
  * cached, changelogged store (the cache keeps one changelog record per bucket per commit), and the
  * 10-s windows are summed from ten buckets when emitted. Changed windows are emitted every
- * {@code emitEvery} of wall-clock time rather than on every sample; the dirty marks are in the
- * store too, so an update not yet emitted when an instance dies is emitted after the restore.
+ * {@code emitEvery} of wall-clock time rather than on every sample, and a 10-s window only once the
+ * series has reached its last second (or the window has closed), then again if a late sample
+ * changes it: one 10-s update per series and second instead of ten partial ones. The dirty marks
+ * are in the store too, so an update not yet emitted when an instance dies is emitted after the
+ * restore.
  */
 final class RateProcessor implements Processor<String, Sample, String, RateEvent> {
 
@@ -112,14 +115,18 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
   }
 
   private void emitAndEvict() {
+    long closeMs = streamTimeMs - graceMs;
+    // the newest 10-s window that has closed: it is emitted now even if its last second had no sample
+    long newestClosedTen = Math.floorDiv(closeMs - TEN_MS, SECOND_MS) * SECOND_MS;
+    Set<String> stillDirty = new HashSet<>();
     for (String key : dirtySeries) {
       TreeMap<Long, SecondBucket> buckets = series.get(key);
-      if (buckets != null) {
-        emit(key, buckets);
+      if (buckets != null && emit(key, buckets, newestClosedTen)) {
+        stillDirty.add(key);
       }
     }
     dirtySeries.clear();
-    long closeMs = streamTimeMs - graceMs;
+    dirtySeries.addAll(stillDirty);
     for (Iterator<Map.Entry<String, TreeMap<Long, SecondBucket>>> it = series.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, TreeMap<Long, SecondBucket>> e = it.next();
       NavigableMap<Long, SecondBucket> expired = e.getValue().headMap(closeMs - TEN_MS, true);
@@ -133,24 +140,41 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
     }
   }
 
-  private void emit(String key, TreeMap<Long, SecondBucket> buckets) {
+  /**
+   * Emits the changed 1-s windows, and the changed 10-s windows that the series has reached (it
+   * has a sample in their last second) or that have closed; a 10-s window still ahead of the series
+   * waits, so a live series gives one 10-s update per second instead of ten.
+   *
+   * @return whether some 10-s windows wait for a later tick
+   */
+  private boolean emit(String key, TreeMap<Long, SecondBucket> buckets, long newestClosedTen) {
+    long emitTenUpTo = Math.max(buckets.lastKey() - TEN_MS + SECOND_MS, newestClosedTen);
     TreeSet<Long> tenStarts = new TreeSet<>();
+    boolean waiting = false;
     for (SecondBucket b : buckets.values()) {
       if (!b.dirty()) {
         continue;
       }
       if (b.secondDirty) {
         context.forward(new Record<>(key, b.secondRate(), b.startMs));
+        b.secondDirty = false;
       }
-      for (long w = b.tenDirtyFromMs; w <= b.startMs; w += SECOND_MS) {
+      long last = Math.min(b.startMs, emitTenUpTo);
+      for (long w = b.tenDirtyFromMs; w <= last; w += SECOND_MS) {
         tenStarts.add(w);
       }
-      b.clean();
+      if (b.startMs > emitTenUpTo && b.tenDirtyFromMs != Long.MAX_VALUE) {
+        b.tenDirtyFromMs = Math.max(b.tenDirtyFromMs, emitTenUpTo + SECOND_MS);
+        waiting = true;
+      } else {
+        b.tenDirtyFromMs = Long.MAX_VALUE;
+      }
       store.put(storeKey(key, b.startMs), b);
     }
     for (long w : tenStarts) {
       context.forward(new Record<>(key, tenSecondRate(buckets.subMap(w, true, w + TEN_MS, false), w), w));
     }
+    return waiting;
   }
 
   private static RateEvent tenSecondRate(NavigableMap<Long, SecondBucket> window, long startMs) {

@@ -67,11 +67,6 @@ final class SecondBucket {
     return secondDirty || tenDirtyFromMs != Long.MAX_VALUE;
   }
 
-  void clean() {
-    secondDirty = false;
-    tenDirtyFromMs = Long.MAX_VALUE;
-  }
-
   RateEvent secondRate() {
     return new RateEvent(RateEvent.SCHEMA, host, iface, metric, unit, "1s", startMs, startMs + 1000,
         secondCount == 0 ? 0 : secondSum / secondCount, secondMin, secondMax, secondCount);
