@@ -139,4 +139,23 @@ class RateTopologyTest {
     // a window that began before the first sample holds only what it saw
     assertThat(tenSecond.get("sut/eth0/rx_bps@" + (T0 - 9000)).count()).isEqualTo(1);
   }
+
+  @Test
+  void aLiveSeriesGetsOneTenSecondUpdatePerSecondAndAStoppedSeriesItsLastWindowsWhenTheyClose() {
+    for (int i = 0; i < 3; i++) {
+      samples.pipeInput("sut", sample("rx_bps", 10, T0 + i * 1000L + 200));
+      latest();
+    }
+    // each second emitted the window ending with it: [T0-9s, T0+1s), [T0-8s, T0+2s), [T0-7s, T0+3s)
+    assertThat(tenSecond).containsOnlyKeys("sut/eth0/rx_bps@" + (T0 - 9000), "sut/eth0/rx_bps@" + (T0 - 8000),
+        "sut/eth0/rx_bps@" + (T0 - 7000));
+    assertThat(tenSecond.get("sut/eth0/rx_bps@" + (T0 - 7000)).count()).isEqualTo(3);
+    // the series stops; another one moves stream time 15 s on: the windows ahead of the stopped
+    // series (starting T0-6s .. T0+2s) close and come out with what they hold
+    samples.pipeInput("sut", sample("tx_bps", 1, T0 + 15_000));
+    latest();
+    assertThat(tenSecond.get("sut/eth0/rx_bps@" + (T0 + 2000)).count()).isEqualTo(1);
+    assertThat(tenSecond.get("sut/eth0/rx_bps@" + (T0 - 6000)).count()).isEqualTo(3);
+    assertThat(tenSecond.keySet().stream().filter(k -> k.startsWith("sut/eth0/rx_bps@"))).hasSize(12);
+  }
 }
