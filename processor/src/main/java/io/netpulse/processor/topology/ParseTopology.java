@@ -36,7 +36,11 @@ public final class ParseTopology {
     this.topics = topics;
   }
 
-  /** Adds the parse step to {@code builder} and returns the stream of samples it produces. */
+  /**
+   * Adds the parse step to {@code builder} and returns the stream of samples it produces, keyed by
+   * host and timestamped with each sample's own time (as {@link SampleTimestampExtractor} gives a
+   * reader of {@code samples}), so later steps of the same application need not read the topic back.
+   */
   public KStream<String, Sample> build(StreamsBuilder builder) {
     KStream<String, Outcome> outcomes =
         builder.stream(topics.lines(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("lines"))
@@ -49,7 +53,7 @@ public final class ParseTopology {
     KStream<String, Sample> samples =
         outcomes.filter((k, o) -> o.sample() != null, Named.as("parsed")).mapValues(Outcome::sample);
     samples.to(topics.samples(), Produced.with(Serdes.String(), JsonSerde.of(Sample.class)));
-    return samples;
+    return samples.processValues(SampleTime::new, Named.as("line-sample-time"));
   }
 
   /** Standalone topology of this step alone, for tests and for running it on its own. */

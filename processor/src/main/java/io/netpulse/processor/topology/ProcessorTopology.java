@@ -3,16 +3,18 @@ package io.netpulse.processor.topology;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RunValue;
 import io.netpulse.common.event.Sample;
-import io.netpulse.common.json.JsonSerde;
 import io.netpulse.processor.run.ResultsTopology;
 import io.netpulse.processor.run.RunTopology;
 import io.netpulse.processor.run.SteadyConfig;
 import java.util.Map;
+import io.netpulse.common.json.JsonSerde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
  * The whole processor: lines and tool outputs → samples; samples → 1-s and 10-s rates; samples, tool
@@ -37,13 +39,18 @@ public final class ProcessorTopology {
 
   public Topology build() {
     StreamsBuilder builder = new StreamsBuilder();
-    new ParseTopology(topics).build(builder);
+    // Samples go on in-process (re-stamped with their own time) as well as to the samples topic:
+    // reading the topic back cost a second serde round trip and a second transactional hop.
+    KStream<String, Sample> samples = new ParseTopology(topics).build(builder);
     KStream<String, ToolFigure> figures = new ToolOutputTopology(topics).build(builder);
-    // Read back from the topic so that every step sees the samples in their own time.
-    KStream<String, Sample> samples = builder.stream(topics.samples(),
-        Consumed.with(Serdes.String(), JsonSerde.of(Sample.class))
-            .withTimestampExtractor(new SampleTimestampExtractor())
-            .withName("samples"));
+    // Tool outputs are keyed by run: their few samples move to the host's partition, where that
+    // host's rate buckets live.
+    KStream<String, Sample> toolSamples = figures
+        .map((run, f) -> KeyValue.pair(f.sample().host(), f.sample()), Named.as("tool-samples-to-host"))
+        .repartition(Repartitioned.<String, Sample>as("tool-samples-by-host")
+            .withKeySerde(Serdes.String()).withValueSerde(JsonSerde.of(Sample.class)))
+        .processValues(SampleTime::new, Named.as("tool-sample-time"));
+    samples = samples.merge(toolSamples, Named.as("all-samples"));
     new RateTopology(topics).build(samples);
     KStream<String, RunValue> values =
         new RunTopology(topics, steadyDefaults, steadyPerPlan).build(builder, samples, figures);

@@ -5,25 +5,22 @@ import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.JsonSerde;
 import java.time.Duration;
+import java.util.Set;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Grouped;
-import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.kstream.TimeWindows;
-import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * {@code samples} → {@code rates}: per host/iface/metric, the mean, min, max and count of the
  * per-second samples in 1-second tumbling and 10-second hopping (1-s advance) windows of the
- * samples' own time. Summary samples
+ * samples' own time (see {@link RateProcessor}). Summary samples
  * (sar's {@code Average:} rows) are the tool's whole-run figure, not a per-second value, and are
  * left out.
  */
@@ -31,17 +28,26 @@ public final class RateTopology {
 
   /** Per-second samplers print each row up to a second late; allow a few seconds of disorder. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(5);
+  /** As often as the processor commits: a live chart sees each second's rate within ~0.1 s. */
+  public static final Duration DEFAULT_EMIT_EVERY = Duration.ofMillis(100);
 
   private final Topics topics;
   private final Duration grace;
+  private final Duration emitEvery;
 
   public RateTopology(Topics topics) {
     this(topics, DEFAULT_GRACE);
   }
 
   public RateTopology(Topics topics, Duration grace) {
+    this(topics, grace, DEFAULT_EMIT_EVERY);
+  }
+
+  /** @param emitEvery how often (wall-clock) the windows changed since the last time are emitted */
+  public RateTopology(Topics topics, Duration grace, Duration emitEvery) {
     this.topics = topics;
     this.grace = grace;
+    this.emitEvery = emitEvery;
   }
 
   public Topology build() {
@@ -57,32 +63,24 @@ public final class RateTopology {
             .withName("samples")));
   }
 
-  /** Adds both window sizes over an existing stream of samples (one source per topic per topology). */
+  /**
+   * Adds both window sizes over an existing stream of samples keyed by host (one source per topic per
+   * topology); the rates go to {@code rates} keyed host/iface/metric.
+   */
   public void build(KStream<String, Sample> samples) {
-    KGroupedStream<String, Sample> series = samples
-        .filter((host, s) -> s != null && !s.summary() && Double.isFinite(s.value()), Named.as("per-second"))
-        .groupBy((host, s) -> s.seriesKey(),
-            Grouped.with("by-series", Serdes.String(), JsonSerde.of(Sample.class)));
-    rates(series, "1s", TimeWindows.ofSizeAndGrace(Duration.ofSeconds(1), grace));
-    // 10-s windows advancing each second: a smoothed curve that still moves every second.
-    rates(series, "10s", TimeWindows.ofSizeAndGrace(Duration.ofSeconds(10), grace).advanceBy(Duration.ofSeconds(1)));
-  }
+    ProcessorSupplier<String, Sample, String, RateEvent> rates = new ProcessorSupplier<>() {
+      @Override
+      public Processor<String, Sample, String, RateEvent> get() {
+        return new RateProcessor(grace, emitEvery);
+      }
 
-  private void rates(KGroupedStream<String, Sample> series, String name, TimeWindows windows) {
-    series.windowedBy(windows)
-        .aggregate(WindowStats::empty, (key, s, stats) -> stats.add(s),
-            Named.as("rate-" + name),
-            // In memory (changelogged, restored on restart): a window lives seconds, RocksDB costs more than it saves.
-            Materialized.<String, WindowStats>as(Stores.inMemoryWindowStore("rates-" + name,
-                    windows.size() == 0 ? grace : Duration.ofMillis(windows.size()).plus(grace),
-                    Duration.ofMillis(windows.size()), false))
-                .withKeySerde(Serdes.String())
-                .withValueSerde(JsonSerde.of(WindowStats.class)))
-        .toStream(Named.as("rates-" + name + "-changes"))
-        .map((Windowed<String> w, WindowStats stats) ->
-            KeyValue.pair(w.key(), stats.toRate(name, w.window().start(), w.window().end())),
-            Named.as("rates-" + name + "-events"))
+      @Override
+      public Set<StoreBuilder<?>> stores() {
+        return Set.of(RateProcessor.storeBuilder());
+      }
+    };
+    samples.process(rates, Named.as("rates"))
         .to(topics.rates(), Produced.<String, RateEvent>with(Serdes.String(), JsonSerde.of(RateEvent.class))
-            .withName("rates-" + name + "-out"));
+            .withName("rates-out"));
   }
 }

@@ -79,6 +79,7 @@ class EventSchemaTest {
       tools.pipeInput("r1", tool, t + 2_000);
       lines.pipeInput("sut", "not json", t + 10_000);
       inputs = new String[] {measuring, done, firstLine, tool};
+      driver.advanceWallClockTime(RateTopology.DEFAULT_EMIT_EVERY); // rates are emitted on a wall-clock tick
 
       assertValid("run-event", List.of(inputs[0], inputs[1]));
       assertValid("line-event", List.of(inputs[2]));

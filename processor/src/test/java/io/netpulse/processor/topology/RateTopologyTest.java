@@ -52,8 +52,14 @@ class RateTopologyTest {
     return Sample.of(metric, value, "bit/s", "eth0", ts).withOrigin("sut", null, "sar-dev");
   }
 
+  /** Windows changed since the last emission are emitted on a wall-clock tick. */
+  private void tick() {
+    driver.advanceWallClockTime(RateTopology.DEFAULT_EMIT_EVERY);
+  }
+
   /** Last update per series/window, as a downstream compaction would keep. */
   private Map<String, RateEvent> latest() {
+    tick();
     Map<String, RateEvent> m = new LinkedHashMap<>();
     for (var kv : rates.readKeyValuesToList()) {
       if (kv.value.window().equals("1s")) {
@@ -106,6 +112,7 @@ class RateTopologyTest {
   void summaryRowsAreNotPerSecondValues() {
     samples.pipeInput("sut", sample("rx_bps", 1e9, T0 + 100).asSummary());
     samples.pipeInput("sut", sample("rx_bps", 5, T0 + 200));
+    tick();
     List<RateEvent> out = rates.readValuesToList().stream().filter(r -> r.window().equals("1s")).toList();
     assertThat(out).hasSize(1);
     assertThat(out.get(0).mean()).isEqualTo(5.0);
@@ -131,5 +138,24 @@ class RateTopologyTest {
     assertThat(next.mean()).isEqualTo(105.5);
     // a window that began before the first sample holds only what it saw
     assertThat(tenSecond.get("sut/eth0/rx_bps@" + (T0 - 9000)).count()).isEqualTo(1);
+  }
+
+  @Test
+  void aLiveSeriesGetsOneTenSecondUpdatePerSecondAndAStoppedSeriesItsLastWindowsWhenTheyClose() {
+    for (int i = 0; i < 3; i++) {
+      samples.pipeInput("sut", sample("rx_bps", 10, T0 + i * 1000L + 200));
+      latest();
+    }
+    // each second emitted the window ending with it: [T0-9s, T0+1s), [T0-8s, T0+2s), [T0-7s, T0+3s)
+    assertThat(tenSecond).containsOnlyKeys("sut/eth0/rx_bps@" + (T0 - 9000), "sut/eth0/rx_bps@" + (T0 - 8000),
+        "sut/eth0/rx_bps@" + (T0 - 7000));
+    assertThat(tenSecond.get("sut/eth0/rx_bps@" + (T0 - 7000)).count()).isEqualTo(3);
+    // the series stops; another one moves stream time 15 s on: the windows ahead of the stopped
+    // series (starting T0-6s .. T0+2s) close and come out with what they hold
+    samples.pipeInput("sut", sample("tx_bps", 1, T0 + 15_000));
+    latest();
+    assertThat(tenSecond.get("sut/eth0/rx_bps@" + (T0 + 2000)).count()).isEqualTo(1);
+    assertThat(tenSecond.get("sut/eth0/rx_bps@" + (T0 - 6000)).count()).isEqualTo(3);
+    assertThat(tenSecond.keySet().stream().filter(k -> k.startsWith("sut/eth0/rx_bps@"))).hasSize(12);
   }
 }

@@ -1,0 +1,204 @@
+package io.netpulse.processor.topology;
+
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.Sample;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Samples (keyed by host, so no repartition) → 1-s tumbling and 10-s hopping (1-s advance) rates per
+ * host/iface/metric, in the samples' own time, with the same window semantics as Kafka Streams'
+ * windowed aggregation: stream time is the largest sample time seen, a window accepts a sample
+ * until stream time passes its end plus the grace, later samples are dropped.
+ *
+ * <p>Why not the DSL windowed aggregation: it made 11 window-store writes per sample (one per
+ * window the sample falls in). Here each sample updates one per-second bucket, written once to a
+ * cached, changelogged store (the cache keeps one changelog record per bucket per commit), and the
+ * 10-s windows are summed from ten buckets when emitted. Changed windows are emitted every
+ * {@code emitEvery} of wall-clock time rather than on every sample, and a 10-s window only once the
+ * series has reached its last second (or the window has closed), then again if a late sample
+ * changes it: one 10-s update per series and second instead of ten partial ones. The dirty marks
+ * are in the store too, so an update not yet emitted when an instance dies is emitted after the
+ * restore.
+ */
+final class RateProcessor implements Processor<String, Sample, String, RateEvent> {
+
+  static final String STORE = "rate-buckets";
+  private static final long SECOND_MS = 1000;
+  private static final long TEN_MS = 10_000;
+
+  private final long graceMs;
+  private final Duration emitEvery;
+  /** series key (host/iface/metric) → its buckets by start; the store's content, kept in objects */
+  private final Map<String, TreeMap<Long, SecondBucket>> series = new HashMap<>();
+  private final Set<String> dirtySeries = new HashSet<>();
+  private long streamTimeMs = Long.MIN_VALUE;
+  private ProcessorContext<String, RateEvent> context;
+  private KeyValueStore<String, SecondBucket> store;
+
+  RateProcessor(Duration grace, Duration emitEvery) {
+    this.graceMs = grace.toMillis();
+    this.emitEvery = emitEvery;
+  }
+
+  static StoreBuilder<KeyValueStore<String, SecondBucket>> storeBuilder() {
+    // In memory (changelogged, restored on restart): a bucket lives seconds. Caching dedupes the
+    // changelog to one record per bucket per commit.
+    return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), Serdes.String(), new SecondBucketSerde())
+        .withCachingEnabled();
+  }
+
+  @Override
+  public void init(ProcessorContext<String, RateEvent> context) {
+    this.context = context;
+    this.store = context.getStateStore(STORE);
+    try (KeyValueIterator<String, SecondBucket> it = store.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, SecondBucket> kv = it.next();
+        String key = seriesKeyOf(kv.key);
+        series.computeIfAbsent(key, k -> new TreeMap<>()).put(kv.value.startMs, kv.value);
+        streamTimeMs = Math.max(streamTimeMs, kv.value.startMs);
+        if (kv.value.dirty()) {
+          dirtySeries.add(key);
+        }
+      }
+    }
+    context.schedule(emitEvery, PunctuationType.WALL_CLOCK_TIME, now -> emitAndEvict());
+  }
+
+  @Override
+  public void process(Record<String, Sample> record) {
+    Sample s = record.value();
+    if (s == null || s.summary() || !Double.isFinite(s.value())) {
+      return; // summary rows are the tool's whole-run figure, not a per-second value
+    }
+    long ts = s.ts() > 0 ? s.ts() : record.timestamp();
+    streamTimeMs = Math.max(streamTimeMs, ts);
+    long closeMs = streamTimeMs - graceMs;
+    long start = ts - Math.floorMod(ts, SECOND_MS);
+    if (start + TEN_MS <= closeMs) {
+      return; // every window holding this second has closed
+    }
+    String key = s.seriesKey();
+    TreeMap<Long, SecondBucket> buckets = series.computeIfAbsent(key, k -> new TreeMap<>());
+    SecondBucket b = buckets.get(start);
+    if (b == null) {
+      b = SecondBucket.of(s, start);
+      buckets.put(start, b);
+    }
+    b.addToAll(s.value());
+    if (start + SECOND_MS > closeMs) {
+      b.addToSecond(s.value());
+    }
+    // the 10-s windows holding this second start at start-9 s .. start; the older ones may be closed
+    long firstOpenTen = Math.floorDiv(closeMs - TEN_MS, SECOND_MS) * SECOND_MS + SECOND_MS;
+    b.markTenDirtyFrom(Math.max(start - TEN_MS + SECOND_MS, firstOpenTen));
+    store.put(storeKey(key, start), b);
+    dirtySeries.add(key);
+  }
+
+  private void emitAndEvict() {
+    long closeMs = streamTimeMs - graceMs;
+    // the newest 10-s window that has closed: it is emitted now even if its last second had no sample
+    long newestClosedTen = Math.floorDiv(closeMs - TEN_MS, SECOND_MS) * SECOND_MS;
+    Set<String> stillDirty = new HashSet<>();
+    for (String key : dirtySeries) {
+      TreeMap<Long, SecondBucket> buckets = series.get(key);
+      if (buckets != null && emit(key, buckets, newestClosedTen)) {
+        stillDirty.add(key);
+      }
+    }
+    dirtySeries.clear();
+    dirtySeries.addAll(stillDirty);
+    for (Iterator<Map.Entry<String, TreeMap<Long, SecondBucket>>> it = series.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, TreeMap<Long, SecondBucket>> e = it.next();
+      NavigableMap<Long, SecondBucket> expired = e.getValue().headMap(closeMs - TEN_MS, true);
+      for (Long start : expired.keySet()) {
+        store.delete(storeKey(e.getKey(), start));
+      }
+      expired.clear();
+      if (e.getValue().isEmpty()) {
+        it.remove();
+      }
+    }
+  }
+
+  /**
+   * Emits the changed 1-s windows, and the changed 10-s windows that the series has reached (it
+   * has a sample in their last second) or that have closed; a 10-s window still ahead of the series
+   * waits, so a live series gives one 10-s update per second instead of ten.
+   *
+   * @return whether some 10-s windows wait for a later tick
+   */
+  private boolean emit(String key, TreeMap<Long, SecondBucket> buckets, long newestClosedTen) {
+    long emitTenUpTo = Math.max(buckets.lastKey() - TEN_MS + SECOND_MS, newestClosedTen);
+    TreeSet<Long> tenStarts = new TreeSet<>();
+    boolean waiting = false;
+    for (SecondBucket b : buckets.values()) {
+      if (!b.dirty()) {
+        continue;
+      }
+      if (b.secondDirty) {
+        context.forward(new Record<>(key, b.secondRate(), b.startMs));
+        b.secondDirty = false;
+      }
+      long last = Math.min(b.startMs, emitTenUpTo);
+      for (long w = b.tenDirtyFromMs; w <= last; w += SECOND_MS) {
+        tenStarts.add(w);
+      }
+      if (b.startMs > emitTenUpTo && b.tenDirtyFromMs != Long.MAX_VALUE) {
+        b.tenDirtyFromMs = Math.max(b.tenDirtyFromMs, emitTenUpTo + SECOND_MS);
+        waiting = true;
+      } else {
+        b.tenDirtyFromMs = Long.MAX_VALUE;
+      }
+      store.put(storeKey(key, b.startMs), b);
+    }
+    for (long w : tenStarts) {
+      context.forward(new Record<>(key, tenSecondRate(buckets.subMap(w, true, w + TEN_MS, false), w), w));
+    }
+    return waiting;
+  }
+
+  private static RateEvent tenSecondRate(NavigableMap<Long, SecondBucket> window, long startMs) {
+    double sum = 0;
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
+    long count = 0;
+    SecondBucket any = null;
+    for (SecondBucket b : window.values()) {
+      sum += b.allSum;
+      min = Math.min(min, b.allMin);
+      max = Math.max(max, b.allMax);
+      count += b.allCount;
+      any = b;
+    }
+    return new RateEvent(RateEvent.SCHEMA, any.host, any.iface, any.metric, any.unit, "10s", startMs,
+        startMs + TEN_MS, count == 0 ? 0 : sum / count, min, max, count);
+  }
+
+  private static String storeKey(String seriesKey, long startMs) {
+    return seriesKey + '@' + startMs;
+  }
+
+  private static String seriesKeyOf(String storeKey) {
+    return storeKey.substring(0, storeKey.lastIndexOf('@'));
+  }
+}
