@@ -60,7 +60,7 @@ public final class EmbeddedQuestDb implements AutoCloseable {
           Bootstrap.getServerMainArgs(root.toString())));
       server.start();
     } catch (IOException e) {
-      throw notWritable(root);
+      throw LocalResources.notWritable(root, e);
     } catch (RuntimeException e) {
       if (server != null) {
         server.close(); // release what did start (threads, files) before reporting
@@ -106,11 +106,6 @@ public final class EmbeddedQuestDb implements AutoCloseable {
       server.close();
       LOG.info("embedded QuestDB at {} stopped", url());
     }
-  }
-
-  private static EmbeddedStartException notWritable(Path root) {
-    return new EmbeddedStartException(
-        "data dir " + root + " is not writable; choose another with --data-dir");
   }
 
   /** QuestDB's bootstrap with our settings only (no process environment) and no web console files. */

@@ -28,9 +28,14 @@ public final class LocalResources {
       Files.delete(probe);
       return dir;
     } catch (IOException | SecurityException e) {
-      throw new EmbeddedStartException(
-          "data dir " + dir + " is not writable (" + reason(e) + "); choose another with --data-dir", e);
+      throw notWritable(dir, e);
     }
+  }
+
+  /** The one wording for a data dir that cannot be used, whoever finds out. */
+  public static EmbeddedStartException notWritable(Path dir, Exception cause) {
+    return new EmbeddedStartException(
+        "data dir " + dir + " is not writable (" + reason(cause) + "); choose another with --data-dir", cause);
   }
 
   /** The port itself when it is free on 127.0.0.1, a free one when it is 0. */
