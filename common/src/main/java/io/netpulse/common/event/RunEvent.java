@@ -1,10 +1,27 @@
 package io.netpulse.common.event;
 
-/** Lifecycle of one repetition of one test of a plan, keyed by run id on {@code runs}. */
+/**
+ * Lifecycle of one repetition of one test of a plan, keyed by run id on {@code runs}.
+ *
+ * @param test  the test's name, unique within its plan: the results key is plan/test/metric and tool
+ *              output names its test the same way
+ * @param type  the plan's test type (e.g. {@code rx_bandwidth}, {@code latency}) that picks how results
+ *              are made; null from older producers, which used the test name as the type
+ * @param sut   the host under test, named as the collector labels its lines (the plan's host name);
+ *              null when unknown
+ * @param iface the SUT's interface whose sar rows give the result; null when unknown or not sar-based
+ */
 public record RunEvent(
-    int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason) {
+    int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason,
+    String type, String sut, String iface) {
 
   public static final int SCHEMA = 1;
+
+  /** The layout before type, sut and iface: they stay null. */
+  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
+      String reason) {
+    this(schema, run, plan, test, repetition, phase, ts, reason, null, null, null);
+  }
 
   public enum Phase { PLANNED, PREPARING, WARMUP, MEASURING, STEADY, STOPPING, DONE, FAILED }
 }

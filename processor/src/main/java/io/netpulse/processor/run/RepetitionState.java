@@ -10,7 +10,13 @@ import java.util.Map;
 public final class RepetitionState {
 
   public String plan;
+  /** The test's name within its plan: part of the results key. */
   public String test;
+  /** The plan's test type from the lifecycle; null from older producers (then the name is the type). */
+  public String type;
+  /** Host and interface under test from the lifecycle; null: the busiest series is taken. */
+  public String sut;
+  public String iface;
   public int repetition;
   /** Epoch ms the measuring phase began, 0 before. */
   public long start;
@@ -19,6 +25,11 @@ public final class RepetitionState {
   public boolean failed;
   /** Tool figures: sample metric → instance → value, so a figure delivered twice counts once. */
   public Map<String, Map<String, Double>> figures = new HashMap<>();
+
+  /** What picks the result rules: the type when the lifecycle gave one, else the test's name. */
+  public String rulesKey() {
+    return type != null ? type : test;
+  }
 
   public boolean closed() {
     return start > 0 && end > 0;

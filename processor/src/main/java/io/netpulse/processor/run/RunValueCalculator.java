@@ -20,8 +20,8 @@ final class RunValueCalculator {
     return switch (rule.how()) {
       case SUM_OVER_INSTANCES -> figures(run, rep, rule, true);
       case AS_PRINTED -> figures(run, rep, rule, false);
-      case MEAN_ON_SUT -> meanOnSut(run, rep, rule, windowSamples);
-      case MAX_OVER_WINDOW -> max(run, rep, rule, windowSamples);
+      case MEAN_ON_SUT -> meanOnSut(run, rep, rule, onSut(rep, windowSamples));
+      case MAX_OVER_WINDOW -> max(run, rep, rule, onSut(rep, windowSamples));
     };
   }
 
@@ -36,9 +36,28 @@ final class RunValueCalculator {
   }
 
   /**
-   * The SUT is the host whose interface carried the test's traffic: in every seed procedure it is
-   * the host and interface with the highest mean of the measured direction (the peer sees only
-   * acknowledgements), so the series with the highest mean is taken.
+   * The samples of the SUT (and its interface, for rows that have one) the run names. A sample from
+   * another host never stands in for the SUT's: with a SUT named and none of its samples, no value.
+   */
+  static List<Sample> onSut(RepetitionState rep, List<Sample> samples) {
+    if (rep.sut == null && rep.iface == null) {
+      return samples;
+    }
+    List<Sample> out = new ArrayList<>();
+    for (Sample s : samples) {
+      boolean host = rep.sut == null || rep.sut.equals(s.host());
+      boolean iface = rep.iface == null || s.iface() == null || rep.iface.equals(s.iface());
+      if (host && iface) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Of the series left, the one with the highest mean. When the run does not name its SUT this is
+   * the fallback: in every seed procedure the SUT's interface carries the measured direction while
+   * the peer sees only acknowledgements.
    */
   private static Optional<RunValue> meanOnSut(String run, RepetitionState rep, RunValueRules.Rule rule, List<Sample> samples) {
     Map<String, double[]> sumCount = new HashMap<>();

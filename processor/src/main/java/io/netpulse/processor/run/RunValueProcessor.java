@@ -74,6 +74,15 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     if (e.plan() != null) {
       rep.plan = e.plan();
     }
+    if (e.type() != null) {
+      rep.type = e.type();
+    }
+    if (e.sut() != null) {
+      rep.sut = e.sut();
+    }
+    if (e.iface() != null) {
+      rep.iface = e.iface();
+    }
     boolean closes = false;
     if (e.phase() == RunEvent.Phase.MEASURING) {
       if (rep.start == 0) {
@@ -88,7 +97,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     }
     runs.put(run, state);
     if (closes) {
-      emit(run, rep, RunValueRules.forTest(rep.test));
+      emit(run, rep, RunValueRules.forTest(rep.rulesKey()));
     }
   }
 
@@ -101,7 +110,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     runs.put(run, state);
     for (RepetitionState rep : state.repetitions.values()) {
       if (rep.counts() && rep.inWindow(s.ts())) { // a late sample: correct the value
-        emit(run, rep, RunValueRules.forTest(rep.test).stream()
+        emit(run, rep, RunValueRules.forTest(rep.rulesKey()).stream()
             .filter(r -> r.fromSamples() && r.sourceMetric().equals(s.metric())).toList());
       }
     }
@@ -117,7 +126,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     rep.figures.computeIfAbsent(f.sample().metric(), k -> new java.util.HashMap<>()).put(instance, f.sample().value());
     runs.put(run, state);
     if (rep.counts()) {
-      emit(run, rep, RunValueRules.forTest(rep.test).stream()
+      emit(run, rep, RunValueRules.forTest(rep.rulesKey()).stream()
           .filter(r -> !r.fromSamples() && r.sourceMetric().equals(f.sample().metric())).toList());
     }
   }

@@ -13,7 +13,10 @@ public final class RunValueRules {
 
   /** How the samples or tool figures of one repetition make its value. */
   public enum How {
-    /** Mean of the per-second sar samples over the measuring window, on the SUT's busiest interface. */
+    /**
+     * Mean of the per-second sar samples over the measuring window on the run's SUT and interface
+     * (the busiest series when the run names none).
+     */
     MEAN_ON_SUT,
     /** Sum of each tool instance's printed figure (netperf fan-out). */
     SUM_OVER_INSTANCES,
@@ -41,31 +44,66 @@ public final class RunValueRules {
     return new Rule(metric, source, how, unit);
   }
 
+  /** Unit of new connections; Units has no constant for it. */
+  public static final String CONNECTIONS_PER_S = "connections/s";
+
+  private static final List<Rule> TCP_LAT = List.of(rule("tcp_lat_us", "tcp_lat_us", How.AS_PRINTED, Units.MICROSECONDS));
+  private static final List<Rule> UDP_LAT = List.of(rule("udp_lat_us", "udp_lat_us", How.AS_PRINTED, Units.MICROSECONDS));
+  private static final List<Rule> PING = List.of(rule("rtt_avg_ms", "rtt_avg_ms", How.AS_PRINTED, Units.MILLISECONDS));
+  private static final List<Rule> SOCKPERF = List.of(
+      rule("avg_latency_us", "avg_latency_us", How.AS_PRINTED, Units.MICROSECONDS),
+      rule("p99_us", "p99_us", How.AS_PRINTED, Units.MICROSECONDS));
+  private static final List<Rule> RX_BPS = List.of(rule("rx_bps", "rx_bps", How.MEAN_ON_SUT, Units.BITS_PER_S));
+  private static final List<Rule> RX_PPS = List.of(rule("rx_pps", "rx_pps", How.MEAN_ON_SUT, Units.PACKETS_PER_S));
+  private static final List<Rule> CRR = List.of(
+      rule("connections_per_s", "trans_per_s", How.SUM_OVER_INSTANCES, CONNECTIONS_PER_S));
+
+  /**
+   * Keyed by the plan's test types (launcher TestType yaml names) and, for runs whose lifecycle
+   * carries no type, by the older per-tool test names (tcp_lat, ping, tcp_crr, ...).
+   */
   private static final Map<String, List<Rule>> BY_TEST = Map.ofEntries(
-      Map.entry("tcp_lat", List.of(rule("tcp_lat_us", "tcp_lat_us", How.AS_PRINTED, Units.MICROSECONDS))),
-      Map.entry("udp_lat", List.of(rule("udp_lat_us", "udp_lat_us", How.AS_PRINTED, Units.MICROSECONDS))),
-      Map.entry("ping", List.of(rule("rtt_avg_ms", "rtt_avg_ms", How.AS_PRINTED, Units.MILLISECONDS))),
-      Map.entry("sockperf_lat", List.of(
-          rule("avg_latency_us", "avg_latency_us", How.AS_PRINTED, Units.MICROSECONDS),
-          rule("p99_us", "p99_us", How.AS_PRINTED, Units.MICROSECONDS))),
-      Map.entry("rx_bandwidth", List.of(rule("rx_bps", "rx_bps", How.MEAN_ON_SUT, Units.BITS_PER_S))),
+      // plan test types
+      Map.entry("latency", concat(TCP_LAT, UDP_LAT, PING)),
+      Map.entry("sockperf_latency", SOCKPERF),
+      Map.entry("rx_bandwidth", RX_BPS),
       Map.entry("tx_bandwidth", List.of(rule("tx_bps", "tx_bps", How.MEAN_ON_SUT, Units.BITS_PER_S))),
-      Map.entry("rx_pps", List.of(rule("rx_pps", "rx_pps", How.MEAN_ON_SUT, Units.PACKETS_PER_S))),
+      // seed 002 reads sar on the SUT; iperf's own [SUM] total (sender_bps on the client) is the cross-check
+      Map.entry("iperf_bandwidth", List.of(RX_BPS.get(0),
+          rule("sender_bps", "sender_bps", How.AS_PRINTED, Units.BITS_PER_S))),
+      Map.entry("rx_pps", RX_PPS),
       Map.entry("tx_pps", List.of(rule("tx_pps", "tx_pps", How.MEAN_ON_SUT, Units.PACKETS_PER_S))),
-      Map.entry("tcp_crr", List.of(
-          rule("connections_per_s", "trans_per_s", How.SUM_OVER_INSTANCES, "connections/s"))),
+      Map.entry("high_pps", RX_PPS),
+      Map.entry("new_connections", CRR),
+      Map.entry("concurrent_connections", List.of(
+          rule("tcp_estab", "tcp_estab", How.MAX_OVER_WINDOW, Units.CONNECTIONS))),
       Map.entry("tcp_rr", List.of(
           rule("trans_per_s", "trans_per_s", How.SUM_OVER_INSTANCES, Units.TRANSACTIONS_PER_S),
-          rule("rx_pps", "rx_pps", How.MEAN_ON_SUT, Units.PACKETS_PER_S))),
+          RX_PPS.get(0))),
+      // seed 003: its figure is the send line's; the receive line shows what crossed the link
       Map.entry("udp_stream", List.of(
+          rule("send_pps", "send_pps", How.SUM_OVER_INSTANCES, Units.PACKETS_PER_S),
           rule("recv_pps", "recv_pps", How.SUM_OVER_INSTANCES, Units.PACKETS_PER_S),
+          rule("send_bps", "send_bps", How.SUM_OVER_INSTANCES, Units.BITS_PER_S),
           rule("recv_bps", "recv_bps", How.SUM_OVER_INSTANCES, Units.BITS_PER_S))),
-      Map.entry("concurrent_connections", List.of(
-          rule("tcp_estab", "tcp_estab", How.MAX_OVER_WINDOW, Units.CONNECTIONS))));
+      // per-tool names of runs without a type
+      Map.entry("tcp_lat", TCP_LAT),
+      Map.entry("udp_lat", UDP_LAT),
+      Map.entry("ping", PING),
+      Map.entry("sockperf_lat", SOCKPERF),
+      Map.entry("tcp_crr", CRR));
+
+  @SafeVarargs
+  private static List<Rule> concat(List<Rule>... lists) {
+    return java.util.Arrays.stream(lists).flatMap(List::stream).toList();
+  }
 
   private RunValueRules() {}
 
-  /** The rules of a test type; empty for an unknown one (its runs then give no value). */
+  /**
+   * The rules of a test type (a plan's type such as {@code rx_bandwidth}, or an older per-tool name);
+   * empty for an unknown one (its runs then give no value).
+   */
   public static List<Rule> forTest(String test) {
     return test == null ? List.of() : BY_TEST.getOrDefault(normalise(test), List.of());
   }

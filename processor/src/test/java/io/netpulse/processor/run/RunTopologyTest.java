@@ -65,6 +65,12 @@ class RunTopologyTest {
     runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", test, repetition, phase, ts, null)), ts);
   }
 
+  /** A lifecycle event as the launcher writes it: the test's name, its plan type, SUT and interface. */
+  private void typedPhase(String run, String test, String type, String sut, String iface, Phase phase, long ts) {
+    runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", test, 1, phase, ts, null, type, sut,
+        iface)), ts);
+  }
+
   private void sample(Sample s) {
     samples.pipeInput(s.host(), s, s.ts());
   }
@@ -205,5 +211,73 @@ class RunTopologyTest {
     DeadLetter d = dlq.readValue();
     assertThat(d.topic()).isEqualTo(TOPICS.runs());
     assertThat(d.error()).contains("not a run event").contains("SIDEWAYS");
+  }
+
+  @Test
+  void aRunThatNamesItsSutTakesTheSutsInterfaceEvenWhenAnotherHostIsBusier() {
+    typedPhase("run-10", "into-b", "rx_bandwidth", "b", "veth0", Phase.MEASURING, T);
+    for (int i = 0; i < 5; i++) {
+      long ts = T + i * 1_000L;
+      sample(Sample.of("rx_bps", 1_000 + i, "bit/s", "veth0", ts).withOrigin("b", "run-10", "sar-dev"));
+      // b's other interface and host a carry more: neither is the SUT the run names
+      sample(Sample.of("rx_bps", 50_000, "bit/s", "eth1", ts).withOrigin("b", "run-10", "sar-dev"));
+      sample(Sample.of("rx_bps", 90_000, "bit/s", "veth0", ts).withOrigin("a", "run-10", "sar-dev"));
+    }
+    typedPhase("run-10", "into-b", "rx_bandwidth", "b", "veth0", Phase.DONE, T + 5_000);
+    RunValue v = values.readValue();
+    assertThat(v.metric()).isEqualTo("rx_bps");
+    assertThat(v.value()).isEqualTo(1_002.0); // mean of 1000..1004
+    assertThat(v.host()).isEqualTo("b");
+    assertThat(v.iface()).isEqualTo("veth0");
+    assertThat(v.inputs()).isEqualTo(5);
+    assertThat(v.test()).isEqualTo("into-b");
+    assertThat(v.resultKey()).isEqualTo("plan-a/into-b/rx_bps");
+    assertThat(values.isEmpty()).isTrue();
+  }
+
+  @Test
+  void twoTestsOfOneTypeInOnePlanGiveTwoResultKeys() {
+    typedPhase("run-11", "small", "rx_pps", "sut", "eth0", Phase.MEASURING, T);
+    sample(Sample.of("rx_pps", 100, "packets/s", "eth0", T + 1_000).withOrigin("sut", "run-11", "sar-dev"));
+    typedPhase("run-11", "small", "rx_pps", "sut", "eth0", Phase.DONE, T + 2_000);
+    typedPhase("run-11", "large", "rx_pps", "sut", "eth0", Phase.MEASURING, T + 3_000);
+    sample(Sample.of("rx_pps", 700, "packets/s", "eth0", T + 4_000).withOrigin("sut", "run-11", "sar-dev"));
+    typedPhase("run-11", "large", "rx_pps", "sut", "eth0", Phase.DONE, T + 5_000);
+    Map<String, Double> byKey = new LinkedHashMap<>();
+    values.readKeyValuesToList().forEach(kv -> byKey.put(kv.key, kv.value.value()));
+    assertThat(byKey).containsExactly(Map.entry("plan-a/small/rx_pps", 100.0), Map.entry("plan-a/large/rx_pps", 700.0));
+  }
+
+  private void tool(String run, String test, String tool, String fixture, String command) {
+    toolOutput.pipeInput(run, Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, run, test, 1, "client-" + tool,
+        "client", tool, "0", command, 0, Recorded.output(fixture), "", T, T + 2_000)), T + 2_000);
+  }
+
+  @Test
+  void aLatencyTestGivesQperfsTwoLatenciesAndPingsAverage() {
+    typedPhase("run-12", "lat", "latency", "sut", null, Phase.MEASURING, T);
+    tool("run-12", "lat", "qperf", "qperf/qperf-lat-vvu.txt", "qperf 198.18.0.2 tcp_lat udp_lat -m 64 -vvu");
+    tool("run-12", "lat", "ping", "ping/ping-ns.txt", "ping -c 5 198.18.0.2");
+    typedPhase("run-12", "lat", "latency", "sut", null, Phase.DONE, T + 3_000);
+    Map<String, RunValue> out = latestByRepetitionAndMetric();
+    assertThat(out.keySet()).containsExactlyInAnyOrder("1/tcp_lat_us", "1/udp_lat_us", "1/rtt_avg_ms");
+    // qperf-lat-vvu.txt prints "latency = 11.7 us" and "17.5 us"; ping-ns.txt "rtt ... = 0.038/0.070/..."
+    assertThat(out.get("1/tcp_lat_us").value()).isEqualTo(11.7);
+    assertThat(out.get("1/udp_lat_us").value()).isEqualTo(17.5);
+    assertThat(out.get("1/rtt_avg_ms").value()).isEqualTo(0.070);
+    assertThat(out.get("1/tcp_lat_us").unit()).isEqualTo("us");
+    assertThat(out.get("1/rtt_avg_ms").unit()).isEqualTo("ms");
+    assertThat(out.get("1/rtt_avg_ms").resultKey()).isEqualTo("plan-a/lat/rtt_avg_ms");
+  }
+
+  @Test
+  void aLifecycleWithTypeSutAndIfaceRoundTripsThroughJsonAndOldEventsReadAsNull() throws Exception {
+    RunEvent typed = new RunEvent(RunEvent.SCHEMA, "r", "p", "t", 1, Phase.DONE, T, null, "latency", "sut", "eth0");
+    assertThat(Json.read(Json.bytes(typed), RunEvent.class)).isEqualTo(typed);
+    RunEvent old = Json.read(("{\"schema\":1,\"run\":\"r\",\"plan\":\"p\",\"test\":\"t\",\"repetition\":1,"
+        + "\"phase\":\"DONE\",\"ts\":5}").getBytes(), RunEvent.class);
+    assertThat(old.type()).isNull();
+    assertThat(old.sut()).isNull();
+    assertThat(old.test()).isEqualTo("t");
   }
 }

@@ -62,7 +62,9 @@ class EventSchemaTest {
       TestInputTopic<String, String> lines = input(driver, TOPICS.lines());
       TestInputTopic<String, String> runs = input(driver, TOPICS.runs());
       TestInputTopic<String, String> tools = input(driver, TOPICS.toolOutput());
-      String measuring = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.MEASURING, t, null));
+      // the launcher's layout (type, SUT, interface) and the older one without them
+      String measuring = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.MEASURING, t, null,
+          "rx_bandwidth", "sut", "lo"));
       String done = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.DONE, t + 10_000, "ok"));
       runs.pipeInput("r1", measuring, t);
       long seq = 0;
@@ -98,6 +100,8 @@ class EventSchemaTest {
         "host", "h", "ts", 1, "source", "sar-dev", "summary", false);
     assertThat(schema("sample").validate(Json.mapper().valueToTree(sample))).isNotEmpty();
     assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":1,\"run\":\"r\"}"))).isNotEmpty();
+    assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":1,\"run\":\"r\",\"plan\":\"p\","
+        + "\"test\":\"t\",\"repetition\":1,\"phase\":\"DONE\",\"ts\":1,\"type\":7}"))).isNotEmpty();
   }
 
   private static TestInputTopic<String, String> input(TopologyTestDriver driver, String topic) {
