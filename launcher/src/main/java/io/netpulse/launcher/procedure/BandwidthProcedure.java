@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.launcher.plan.TestType;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ final class BandwidthProcedure implements Procedure {
     String metric = rx ? "rx_bps" : "tx_bps";
     return new TestProcedure(t, streams, c.sampledSeconds(),
         List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), servers, clients,
-        List.of(new ResultRule(metric, "bit/s", "sar-dev", metric, t.sut(), c.sut().iface(), Combine.MEAN_OF_SAMPLES)),
+        List.of(new ResultRule(metric, Units.BITS_PER_S, "sar-dev", metric, t.sut(), c.sut().iface(), Combine.MEAN_OF_SAMPLES)),
         null);
   }
 }

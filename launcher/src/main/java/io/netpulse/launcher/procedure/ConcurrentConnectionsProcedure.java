@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.launcher.plan.Tool;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ final class ConcurrentConnectionsProcedure implements Procedure {
     }
     return new TestProcedure(t, ports.size(), c.sampledSeconds(),
         List.of(HostCommand.sampler(t.sut(), "ss-summary", ToolCommands.ssSummaryEverySecond())), servers, clients,
-        List.of(new ResultRule("concurrent_connections", "connections", "ss-summary", "tcp_estab", t.sut(), null,
+        List.of(new ResultRule("tcp_estab", Units.CONNECTIONS, "ss-summary", "tcp_estab", t.sut(), null,
             Combine.MAX_OF_SAMPLES)),
         null);
   }

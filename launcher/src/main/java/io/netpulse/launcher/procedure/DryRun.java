@@ -54,6 +54,8 @@ public final class DryRun {
       out.printf("%n%s: %d stream(s), tools run %ds%s%n", t.label(), p.streams(), p.toolSeconds(),
           p.irqAffinity() == null ? "" : ", IRQs matching '" + p.irqAffinity().match() + "' bound to CPUs "
               + p.irqAffinity().firstCpu() + " step " + p.irqAffinity().cpuStep() + " (restored afterwards)");
+      out.printf("  run events: type %s, sut %s%s; results under %s/%s/METRIC%n", t.type().yamlName(), t.sut(),
+          p.sutIface() == null ? "" : ", iface " + p.sutIface(), plan.name(), t.name());
       for (ResultRule r : p.results()) {
         String from = r.source() + " " + r.sampleMetric()
             + (r.host() == null ? "" : " on " + r.host()) + (r.iface() == null ? "" : " " + r.iface());
@@ -86,6 +88,8 @@ public final class DryRun {
         m.put("test", t.name());
         m.put("index", t.index());
         m.put("type", t.type().yamlName());
+        m.put("sut", t.sut());
+        m.put("iface", p.sutIface());
         m.put("repetition", rep);
         m.put("repetitions", t.repetitions());
         m.put("streams", p.streams());

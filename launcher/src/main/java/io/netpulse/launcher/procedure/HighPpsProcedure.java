@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,7 @@ final class HighPpsProcedure implements Procedure {
     }
     return new TestProcedure(t, streams, c.sampledSeconds(),
         List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), List.of(), clients,
-        List.of(new ResultRule("rx_pps", "packets/s", "sar-dev", "rx_pps", t.sut(), c.sut().iface(),
+        List.of(new ResultRule("rx_pps", Units.PACKETS_PER_S, "sar-dev", "rx_pps", t.sut(), c.sut().iface(),
             Combine.MEAN_OF_SAMPLES)),
         t.irqAffinity());
   }

@@ -1,11 +1,12 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import java.util.List;
 
 /**
  * Seed 002 bandwidth: {@code iperf -s} on the SUT, {@code iperf -c SUT -b 2048M -t D -P queues} on the
- * peer. Result: sar rxkB/s on the SUT as bit/s; iperf's own SUM line as a cross-check.
+ * peer. Result: sar rxkB/s on the SUT as bit/s; iperf's own SUM line (sender_bps) as a cross-check.
  */
 final class IperfBandwidthProcedure implements Procedure {
 
@@ -18,8 +19,8 @@ final class IperfBandwidthProcedure implements Procedure {
         "-p", t.port(), "-b", t.rate(), "-t", c.sampledSeconds(), "-P", streams));
     return new TestProcedure(t, streams, c.sampledSeconds(),
         List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), List.of(server), List.of(client),
-        List.of(new ResultRule("rx_bps", "bit/s", "sar-dev", "rx_bps", t.sut(), c.sut().iface(), Combine.MEAN_OF_SAMPLES),
-            new ResultRule("iperf_bps", "bit/s", "iperf", "sender_bps", t.peer(), null, Combine.PRINTED)),
+        List.of(new ResultRule("rx_bps", Units.BITS_PER_S, "sar-dev", "rx_bps", t.sut(), c.sut().iface(), Combine.MEAN_OF_SAMPLES),
+            new ResultRule("sender_bps", Units.BITS_PER_S, "iperf", "sender_bps", t.peer(), null, Combine.PRINTED)),
         null);
   }
 }

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import java.util.List;
 
@@ -21,8 +22,8 @@ final class LatencyProcedure implements Procedure {
     HostCommand ping = HostCommand.client(t.peer(), "ping", 0,
         RemoteCommand.of("ping", "-c", t.pingCount(), sut).withEnv("LC_ALL", "C")).inStage(2);
     return new TestProcedure(t, 1, c.printedSeconds(), List.of(), List.of(server), List.of(qperf, ping), List.of(
-        new ResultRule("tcp_latency", "us", "qperf", "tcp_lat_us", t.peer(), null, Combine.PRINTED),
-        new ResultRule("udp_latency", "us", "qperf", "udp_lat_us", t.peer(), null, Combine.PRINTED),
-        new ResultRule("ping_latency", "ms", "ping", "rtt_avg_ms", t.peer(), null, Combine.PRINTED)), null);
+        new ResultRule("tcp_lat_us", Units.MICROSECONDS, "qperf", "tcp_lat_us", t.peer(), null, Combine.PRINTED),
+        new ResultRule("udp_lat_us", Units.MICROSECONDS, "qperf", "udp_lat_us", t.peer(), null, Combine.PRINTED),
+        new ResultRule("rtt_avg_ms", Units.MILLISECONDS, "ping", "rtt_avg_ms", t.peer(), null, Combine.PRINTED)), null);
   }
 }

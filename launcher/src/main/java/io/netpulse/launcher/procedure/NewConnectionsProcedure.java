@@ -1,6 +1,7 @@
 package io.netpulse.launcher.procedure;
 
 import io.netpulse.launcher.plan.TestSpec;
+import io.netpulse.processor.run.RunValueRules;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,7 +25,7 @@ final class NewConnectionsProcedure implements Procedure {
           c.sampledSeconds(), port, "-r", t.messageBytes())));
     }
     return new TestProcedure(t, streams, c.sampledSeconds(), List.of(), servers, clients,
-        List.of(new ResultRule("connections_per_s", "connections/s", "netperf", "trans_per_s", t.peer(), null,
+        List.of(new ResultRule("connections_per_s", RunValueRules.CONNECTIONS_PER_S, "netperf", "trans_per_s", t.peer(), null,
             Combine.SUM_OVER_INSTANCES)),
         null);
   }

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.launcher.plan.TestType;
 import io.netpulse.launcher.plan.Tool;
@@ -38,7 +39,7 @@ final class PpsProcedure implements Procedure {
     String metric = rx ? "rx_pps" : "tx_pps";
     return new TestProcedure(t, streams, c.sampledSeconds(),
         List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), servers, clients,
-        List.of(new ResultRule(metric, "packets/s", "sar-dev", metric, t.sut(), c.sut().iface(),
+        List.of(new ResultRule(metric, Units.PACKETS_PER_S, "sar-dev", metric, t.sut(), c.sut().iface(),
             Combine.MEAN_OF_SAMPLES)),
         null);
   }

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import java.util.List;
 
@@ -17,7 +18,7 @@ final class SockperfLatencyProcedure implements Procedure {
     HostCommand client = HostCommand.client(t.peer(), "sockperf", 0, RemoteCommand.of("sockperf", "pp",
         "-i", c.address(t.sut()), "--tcp", "-t", c.printedSeconds(), "-m", t.messageBytes(), "--port", t.port()));
     return new TestProcedure(t, 1, c.printedSeconds(), List.of(), List.of(server), List.of(client), List.of(
-        new ResultRule("avg_latency", "us", "sockperf", "avg_latency_us", t.peer(), null, Combine.PRINTED),
-        new ResultRule("p99_latency", "us", "sockperf", "p99_us", t.peer(), null, Combine.PRINTED)), null);
+        new ResultRule("avg_latency_us", Units.MICROSECONDS, "sockperf", "avg_latency_us", t.peer(), null, Combine.PRINTED),
+        new ResultRule("p99_us", Units.MICROSECONDS, "sockperf", "p99_us", t.peer(), null, Combine.PRINTED)), null);
   }
 }

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +26,9 @@ final class TcpRrProcedure implements Procedure {
     }
     return new TestProcedure(t, streams, c.sampledSeconds(),
         List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), List.of(server), clients,
-        List.of(new ResultRule("transactions_per_s", "transactions/s", "netperf", "trans_per_s", null, null,
+        List.of(new ResultRule("trans_per_s", Units.TRANSACTIONS_PER_S, "netperf", "trans_per_s", null, null,
                 Combine.SUM_OVER_INSTANCES),
-            new ResultRule("rx_pps", "packets/s", "sar-dev", "rx_pps", t.sut(), c.sut().iface(),
+            new ResultRule("rx_pps", Units.PACKETS_PER_S, "sar-dev", "rx_pps", t.sut(), c.sut().iface(),
                 Combine.MEAN_OF_SAMPLES)),
         null);
   }

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.event.RunEvent;
 import io.netpulse.launcher.plan.IrqAffinity;
 import io.netpulse.launcher.plan.TestSpec;
 import java.util.List;
@@ -31,5 +32,20 @@ public record TestProcedure(
   /** All commands in start order: samplers, servers, clients. */
   public List<HostCommand> commands() {
     return Stream.of(samplers, servers, clients).flatMap(List::stream).toList();
+  }
+
+  /** The SUT interface whose sar rows give a result; null when no result is read from sar. */
+  public String sutIface() {
+    return results.stream().map(ResultRule::iface).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+  }
+
+  /**
+   * One repetition's lifecycle event as the processor reads it: the test's name (results key
+   * plan/name/metric), its type (which picks the processor's rules) and the SUT with its interface
+   * (whose series the sar results are taken from).
+   */
+  public RunEvent runEvent(String run, String plan, int repetition, RunEvent.Phase phase, long ts, String reason) {
+    return new RunEvent(RunEvent.SCHEMA, run, plan, test.name(), repetition, phase, ts, reason,
+        test.type().yamlName(), test.sut(), sutIface());
   }
 }

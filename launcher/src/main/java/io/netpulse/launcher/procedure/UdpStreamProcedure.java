@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,10 +33,13 @@ final class UdpStreamProcedure implements Procedure {
       i++;
     }
     return new TestProcedure(t, t.clients().size(), c.sampledSeconds(), List.of(), servers, clients,
-        List.of(new ResultRule("pps", "packets/s", "netperf", "send_pps", null, null, Combine.SUM_OVER_INSTANCES),
-            // the receive line shows what crossed the link; the seed's figure is the send line's
-            new ResultRule("received_pps", "packets/s", "netperf", "recv_pps", null, null, Combine.SUM_OVER_INSTANCES),
-            new ResultRule("bps", "bit/s", "netperf", "send_bps", null, null, Combine.SUM_OVER_INSTANCES)),
+        // the seed's figure is the send line's; the receive line shows what crossed the link
+        List.of(summed("send_pps", Units.PACKETS_PER_S), summed("recv_pps", Units.PACKETS_PER_S),
+            summed("send_bps", Units.BITS_PER_S), summed("recv_bps", Units.BITS_PER_S)),
         null);
+  }
+
+  private static ResultRule summed(String metric, String unit) {
+    return new ResultRule(metric, unit, "netperf", metric, null, null, Combine.SUM_OVER_INSTANCES);
   }
 }

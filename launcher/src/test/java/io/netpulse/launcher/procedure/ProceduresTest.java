@@ -46,7 +46,8 @@ class ProceduresTest {
         "peer: qperf 198.18.0.2 -lp 19765 -t 60 tcp_lat udp_lat -m 64 -vvu",
         "peer: env LC_ALL=C ping -c 120 198.18.0.2");
     assertThat(p.clients()).extracting(HostCommand::stage).containsExactly(1, 2);
-    assertThat(p.results()).extracting(ResultRule::sampleMetric).containsExactly("tcp_lat_us", "udp_lat_us", "rtt_avg_ms");
+    assertThat(p.results()).extracting(ResultRule::metric).containsExactly("tcp_lat_us", "udp_lat_us", "rtt_avg_ms");
+    assertThat(p.results()).extracting(ResultRule::unit).containsExactly("us", "us", "ms");
   }
 
   @Test
@@ -154,7 +155,8 @@ class ProceduresTest {
         "aux1: netperf -H 198.18.0.2 -t UDP_STREAM -l 300 -p 11257 -D 1 -- -m 1",
         "aux2: netperf -H 198.18.0.2 -t UDP_STREAM -l 300 -p 11258 -D 1 -- -m 1");
     assertThat(p.results().get(0)).isEqualTo(
-        new ResultRule("pps", "packets/s", "netperf", "send_pps", null, null, Combine.SUM_OVER_INSTANCES));
+        new ResultRule("send_pps", "packets/s", "netperf", "send_pps", null, null, Combine.SUM_OVER_INSTANCES));
+    assertThat(p.results()).extracting(ResultRule::metric).containsExactly("send_pps", "recv_pps", "send_bps", "recv_bps");
     // seed 003, the other way: netserver -p 11256 on every ECS, the IDC device sends to each, -m 1400 for bps
     TestProcedure r = only("{ type: udp_stream, clients: [peer, aux1], reverse: true, message: 1400 }");
     assertThat(rendered(r.servers())).containsExactly("peer: netserver -D -p 11256", "aux1: netserver -D -p 11256");
@@ -179,7 +181,7 @@ class ProceduresTest {
         "aux2: /opt/jdk/bin/java -jar .netpulse/netpulse.jar connections client --server 198.18.0.2 "
             + "--ports 2000:64000:2000 --connections 25001 --hold 60s");
     assertThat(rendered(own.samplers())).containsExactly("sut: env LC_ALL=C sh -c 'while :; do ss -s; echo; sleep 1; done'");
-    assertThat(own.results().get(0)).isEqualTo(new ResultRule("concurrent_connections", "connections", "ss-summary",
+    assertThat(own.results().get(0)).isEqualTo(new ResultRule("tcp_estab", "connections", "ss-summary",
         "tcp_estab", "sut", null, Combine.MAX_OF_SAMPLES));
     TestProcedure c1000k = Procedures.build(plan, plan.tests().get(1), FOUR_QUEUES);
     assertThat(c1000k.servers()).hasSize(32);
@@ -206,6 +208,9 @@ class ProceduresTest {
     TestProcedure p = only("{ type: iperf_bandwidth, duration: 295s }");
     assertThat(rendered(p.clients())).containsExactly("peer: iperf -c 198.18.0.2 -p 5001 -b 2048M -t 300 -P 4");
     assertThat(rendered(p.servers())).containsExactly("sut: iperf -s -p 5001");
+    assertThat(p.results()).containsExactly(
+        new ResultRule("rx_bps", "bit/s", "sar-dev", "rx_bps", "sut", "eth0", Combine.MEAN_OF_SAMPLES),
+        new ResultRule("sender_bps", "bit/s", "iperf", "sender_bps", "peer", null, Combine.PRINTED));
   }
 
   @Test
