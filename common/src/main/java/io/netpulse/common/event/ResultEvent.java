@@ -15,6 +15,7 @@ import java.util.SortedMap;
  * @param hosts      hosts the values were measured on
  * @param runs       run ids the values came from
  * @param ts         epoch ms of the latest repetition's end
+ * @param execution  the plan execution the values come from (the latest one seen), or null
  */
 public record ResultEvent(
     int schema,
@@ -29,7 +30,8 @@ public record ResultEvent(
     Double ci95,
     List<String> hosts,
     List<String> runs,
-    long ts) {
+    long ts,
+    String execution) {
 
   public static final int SCHEMA = 1;
 

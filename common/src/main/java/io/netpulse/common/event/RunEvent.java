@@ -10,17 +10,38 @@ package io.netpulse.common.event;
  * @param sut   the host under test, named as the collector labels its lines (the plan's host name);
  *              null when unknown
  * @param iface the SUT's interface whose sar rows give the result; null when unknown or not sar-based
+ * @param execution one execution of the plan (its runs share it): results keep only the latest execution's
+ *              repetitions, so running a plan again replaces its results instead of mixing with them; null
+ *              from older producers
+ * @param steady the plan's steady-state thresholds for this run; null: the processor's defaults
  */
 public record RunEvent(
     int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason,
-    String type, String sut, String iface) {
+    String type, String sut, String iface, String execution, Steady steady) {
 
   public static final int SCHEMA = 1;
+
+  /**
+   * When a run's metric counts as settled: over {@code windowMs}, (max − min) / mean ≤ {@code maxSpread};
+   * for connection counts a rise ≤ {@code maxRise} (fractions, not percent).
+   */
+  public record Steady(long windowMs, double maxSpread, double maxRise) {}
 
   /** The layout before type, sut and iface: they stay null. */
   public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
       String reason) {
     this(schema, run, plan, test, repetition, phase, ts, reason, null, null, null);
+  }
+
+  /** The layout before execution and steady: they stay null. */
+  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
+      String reason, String type, String sut, String iface) {
+    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, null, null);
+  }
+
+  /** The same event as part of {@code execution}, judged with {@code steady}. */
+  public RunEvent inExecution(String execution, Steady steady) {
+    return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady);
   }
 
   public enum Phase { PLANNED, PREPARING, WARMUP, MEASURING, STEADY, STOPPING, DONE, FAILED }

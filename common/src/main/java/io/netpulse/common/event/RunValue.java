@@ -10,6 +10,7 @@ package io.netpulse.common.event;
  * @param inputs      samples (sar, ss) or tool instances the value was made of
  * @param windowStart epoch ms the measuring phase began
  * @param windowEnd   epoch ms the measuring phase ended
+ * @param execution   the plan execution the run belongs to (see {@link RunEvent#execution()}), or null
  */
 public record RunValue(
     int schema,
@@ -24,9 +25,16 @@ public record RunValue(
     String iface,
     long inputs,
     long windowStart,
-    long windowEnd) {
+    long windowEnd,
+    String execution) {
 
   public static final int SCHEMA = 1;
+
+  /** Without an execution. */
+  public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
+      String unit, String host, String iface, long inputs, long windowStart, long windowEnd) {
+    this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd, null);
+  }
 
   /** Key of the three-run statistics this value belongs to. */
   public String resultKey() {

@@ -17,6 +17,8 @@ public final class RepetitionState {
   /** Host and interface under test from the lifecycle; null: the busiest series is taken. */
   public String sut;
   public String iface;
+  /** The plan execution the run belongs to; null from older producers. */
+  public String execution;
   public int repetition;
   /** Epoch ms the measuring phase began, 0 before. */
   public long start;

@@ -63,8 +63,26 @@ public final class ResultsTopology {
     public TreeSet<String> hosts = new TreeSet<>();
     public TreeSet<String> runs = new TreeSet<>();
     public long ts;
+    public String execution;
 
+    /**
+     * A value of a newer execution of the plan starts the statistics afresh (a plan run again replaces
+     * its results rather than mixing with them); one of an older execution (a late replay) is ignored.
+     * Execution ids sort by time (plan-yyyyMMddTHHmmssZ).
+     */
     Accumulated add(RunValue v) {
+      if (v.execution() != null) {
+        if (execution != null && v.execution().compareTo(execution) < 0) {
+          return this;
+        }
+        if (!v.execution().equals(execution)) {
+          values.clear();
+          hosts.clear();
+          runs.clear();
+          ts = 0;
+          execution = v.execution();
+        }
+      }
       plan = v.plan();
       test = v.test();
       metric = v.metric();
@@ -81,7 +99,7 @@ public final class ResultsTopology {
     ResultEvent toResult() {
       ThreeRunStats stats = ThreeRunStats.of(values.values());
       return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, new TreeMap<>(values), stats.n(),
-          stats.mean(), stats.stddev(), stats.ci95(), new ArrayList<>(hosts), new ArrayList<>(runs), ts);
+          stats.mean(), stats.stddev(), stats.ci95(), new ArrayList<>(hosts), new ArrayList<>(runs), ts, execution);
     }
   }
 }

@@ -96,7 +96,7 @@ public final class RunTopology {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.WINDOW_STORE),
         Serdes.String(), JsonSerde.of(SteadyDetector.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.PLAN_STORE),
-        Serdes.String(), Serdes.String()));
+        Serdes.String(), JsonSerde.of(RunEvent.class)));
 
     byRun.process(() -> new SteadyProcessor(steadyDefaults, steadyPerPlan), Named.as("steady-detector"),
             SteadyProcessor.WINDOW_STORE, SteadyProcessor.PLAN_STORE)

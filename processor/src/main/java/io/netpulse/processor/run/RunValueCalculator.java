@@ -99,7 +99,7 @@ final class RunValueCalculator {
   private static RunValue runValue(String run, RepetitionState rep, RunValueRules.Rule rule, double value,
       String host, String iface, long inputs) {
     return new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), value, rule.unit(),
-        host, iface, inputs, rep.start, rep.end);
+        host, iface, inputs, rep.start, rep.end, rep.execution);
   }
 
   static List<Sample> of(List<Sample> samples, String metric) {

@@ -83,6 +83,9 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     if (e.iface() != null) {
       rep.iface = e.iface();
     }
+    if (e.execution() != null) {
+      rep.execution = e.execution();
+    }
     boolean closes = false;
     if (e.phase() == RunEvent.Phase.MEASURING) {
       if (rep.start == 0) {

@@ -23,14 +23,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class SteadyProcessor implements Processor<String, RunInput, String, SteadyEvent> {
 
   static final String WINDOW_STORE = "steady-windows";
-  static final String PLAN_STORE = "steady-plans";
+  /** Per run, its latest lifecycle event: the plan (for per-plan thresholds) and the run's own thresholds. */
+  static final String PLAN_STORE = "steady-runs";
   private static final char SEP = '\u0001';
 
   private final SteadyConfig defaults;
   private final Map<String, SteadyConfig> perPlan;
   private ProcessorContext<String, SteadyEvent> context;
   private KeyValueStore<String, SteadyDetector> windows;
-  private KeyValueStore<String, String> plans;
+  private KeyValueStore<String, RunEvent> plans;
 
   SteadyProcessor(SteadyConfig defaults, Map<String, SteadyConfig> perPlan) {
     this.defaults = defaults;
@@ -53,16 +54,17 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       return;
     }
     RunEvent lifecycle = in.lifecycle();
-    if (lifecycle != null && lifecycle.plan() != null) {
-      plans.put(run, lifecycle.plan());
+    if (lifecycle != null) {
+      if (lifecycle.plan() != null || lifecycle.steady() != null) {
+        plans.put(run, lifecycle);
+      }
       return;
     }
     Sample s = in.sample();
     if (s == null || s.summary() || !Double.isFinite(s.value())) {
       return;
     }
-    String plan = plans.get(run);
-    SteadyConfig config = plan == null ? defaults : perPlan.getOrDefault(plan, defaults);
+    SteadyConfig config = config(plans.get(run));
     String key = run + SEP + s.seriesKey();
     SteadyDetector detector = windows.get(key);
     if (detector == null) {
@@ -74,6 +76,22 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, s.host(), s.iface(), s.metric(),
           settled.mean(), s.unit(), settled.windowMs(), settled.spread(), settled.ts()), record.timestamp()));
     }
+  }
+
+  /** The run's own thresholds when its lifecycle carries them, else its plan's, else the defaults. */
+  private SteadyConfig config(RunEvent lifecycle) {
+    if (lifecycle == null) {
+      return defaults;
+    }
+    RunEvent.Steady s = lifecycle.steady();
+    if (s != null) {
+      try {
+        return new SteadyConfig(Duration.ofMillis(s.windowMs()), s.maxSpread(), s.maxRise(), defaults.risingMetric());
+      } catch (IllegalArgumentException bad) {
+        return defaults; // an unusable setting from a producer must not stop the detector
+      }
+    }
+    return lifecycle.plan() == null ? defaults : perPlan.getOrDefault(lifecycle.plan(), defaults);
   }
 
   private void evict(long streamTime) {

@@ -50,6 +50,32 @@ class ResultsTopologyTest {
     values.pipeInput(rv.resultKey(), rv);
   }
 
+  private void value(String execution, int repetition, double v) {
+    RunValue rv = new RunValue(RunValue.SCHEMA, execution + "-r" + repetition, "plan-a", "rx_bandwidth", repetition,
+        "rx_bps", v, "bit/s", "sut", "eth0", 10, 1000L * repetition, 1000L * repetition + 500, execution);
+    values.pipeInput(rv.resultKey(), rv);
+  }
+
+  @Test
+  void aNewerExecutionOfThePlanReplacesTheOlderOnesValuesAndALateOldValueIsIgnored() {
+    value("plan-a-20261130T080000Z", 1, 10);
+    value("plan-a-20261130T080000Z", 2, 12);
+    value("plan-a-20261130T080000Z", 3, 14);
+    assertThat(results.readValuesToList()).last().extracting(ResultEvent::n).isEqualTo(3);
+    value("plan-a-20261130T090000Z", 1, 100); // the plan run again: its repetition 1 starts afresh
+    ResultEvent fresh = results.readValue();
+    assertThat(fresh.n()).isEqualTo(1);
+    assertThat(fresh.mean()).isEqualTo(100.0);
+    assertThat(fresh.runs()).containsExactly("plan-a-20261130T090000Z-r1");
+    assertThat(fresh.execution()).isEqualTo("plan-a-20261130T090000Z");
+    value("plan-a-20261130T080000Z", 2, 13); // a late correction of the old execution
+    value("plan-a-20261130T090000Z", 2, 110);
+    List<ResultEvent> out = results.readValuesToList();
+    ResultEvent last = out.get(out.size() - 1);
+    assertThat(last.values()).containsExactly(java.util.Map.entry(1, 100.0), java.util.Map.entry(2, 110.0));
+    assertThat(last.mean()).isEqualTo(105.0);
+  }
+
   @Test
   void threeRepetitionsGiveMeanSampleStddevAndStudentTInterval() {
     value(1, 10, "sut");

@@ -194,6 +194,21 @@ class RunTopologyTest {
   }
 
   @Test
+  void aRunsOwnThresholdsFromItsLifecycleOverrideTheDefaults() {
+    // the unsettled series never settles under the default 5 % spread; a run that allows 60 % over 3 s does
+    List<Sample> series = RecordedSeries.sar("unsettled.txt", "sut", "run-10").stream()
+        .filter(s -> s.metric().equals("rx_bps") && s.iface().equals("lo")).toList();
+    runs.pipeInput("run-10", Json.bytes(new RunEvent(RunEvent.SCHEMA, "run-10", "plan-a", "rx", 1, Phase.WARMUP,
+        series.get(0).ts(), null, "rx_bandwidth", "sut", "lo", "plan-a-x", new RunEvent.Steady(3000, 0.6, 0.005))),
+        series.get(0).ts());
+    series.forEach(this::sample);
+    List<SteadyEvent> settled = steady.readValuesToList();
+    assertThat(settled).isNotEmpty();
+    assertThat(settled.get(0).windowMs()).isLessThanOrEqualTo(3000);
+    assertThat(settled.get(0).spread()).isLessThanOrEqualTo(0.6).isGreaterThan(0.05);
+  }
+
+  @Test
   void concurrentConnectionsSettleWhenTcpEstabStopsRising() {
     List<Sample> ss = RecordedSeries.ss("server", "run-8").stream().filter(s -> s.metric().equals("tcp_estab")).toList();
     ss.forEach(this::sample);
