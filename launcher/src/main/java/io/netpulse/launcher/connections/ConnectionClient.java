@@ -88,6 +88,7 @@ public final class ConnectionClient {
     long start = System.nanoTime();
     long openingEnded = 0;
     Ticker ticker = new Ticker(start, PROGRESS_PERIOD);
+    SpareDescriptor spare = new SpareDescriptor();
     try {
       selector = Selector.open();
       if (stopRequested) {
@@ -118,12 +119,14 @@ public final class ConnectionClient {
       }
     } catch (IOException e) {
       if (ConnectionsException.tooManyOpenFiles(e)) {
+        spare.close();
         throw ConnectionsException.tooManyOpenFiles("client", open, e);
       }
       throw new ConnectionsException("connections client: " + e.getMessage());
     } finally {
       long end = System.nanoTime();
       long peak = peakOpen;
+      spare.close();
       closeAll();
       double openingSeconds = ((openingEnded == 0 ? end : openingEnded) - start) / 1e9;
       out.printf(Locale.ROOT, "connections: summary opened=%d peak_open=%d failed=%d closed_by_peer=%d "

@@ -94,6 +94,7 @@ public final class ConnectionServer implements AutoCloseable {
     out.flush();
     long start = System.nanoTime();
     Ticker ticker = new Ticker(start, PROGRESS_PERIOD);
+    SpareDescriptor spare = new SpareDescriptor();
     try {
       while (!stopRequested) {
         selector.select(ticker.millisUntilDue(System.nanoTime()));
@@ -121,6 +122,7 @@ public final class ConnectionServer implements AutoCloseable {
       throw new ConnectionsException("connections server: selector failed: " + e.getMessage());
     } finally {
       long peak = peakOpen;
+      spare.close();
       close();
       out.printf(Locale.ROOT, "connections: summary accepted=%d peak_open=%d elapsed_s=%.3f%n", accepted, peak,
           (System.nanoTime() - start) / 1e9);
