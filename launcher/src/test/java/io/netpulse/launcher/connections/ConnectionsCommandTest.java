@@ -101,6 +101,38 @@ class ConnectionsCommandTest {
   }
 
   @Test
+  void serverOutOfFileDescriptorsIsOneLineWithAHint() throws Exception {
+    PortRange ports = freePorts(2, 1);
+    Process server = null;
+    ConnectionClient client = null;
+    Thread holding = null;
+    try {
+      server = start(mainCommand(List.of("prlimit", "--nofile=256:256"), List.of("-Xmx64m"), "connections",
+          "server", "--ports", ports.toString()), dir, "server");
+      Process s = server;
+      await().atMost(GENEROUS).until(() -> read(dir.resolve("server.out")).contains("listening") || !s.isAlive());
+      ConnectionClient c = new ConnectionClient(new ClientSettings(InetAddress.getLoopbackAddress(), ports,
+          List.of(), 1000, 100, null, Duration.ofSeconds(5), 100_000), new PrintWriter(new StringWriter(), true),
+          new PrintWriter(new StringWriter(), true));
+      client = c;
+      holding = new Thread(c::run);
+      holding.start();
+      assertThat(server.waitFor(GENEROUS.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      String err = read(dir.resolve("server.err"));
+      assertThat(server.exitValue()).as(err).isEqualTo(2);
+      assertThat(err.strip()).matches("netpulse: connections server: Too many open files with \\d+ connections "
+          + "open; hint: raise nofile .*");
+      assertThat(read(dir.resolve("server.out"))).containsPattern("connections: summary accepted=\\d+ ");
+    } finally {
+      if (client != null) {
+        client.stop();
+        holding.join(GENEROUS.toMillis());
+      }
+      stop(server);
+    }
+  }
+
+  @Test
   void portInUseNamesThePort() throws Exception {
     try (ServerSocket taken = new ServerSocket()) {
       taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
