@@ -33,7 +33,7 @@ public final class ConnectionsClientCommand implements Callable<Integer> {
   @Option(names = "--connections", required = true, paramLabel = "N", description = "connections to open and hold")
   long connections;
 
-  @Option(names = "--source", split = ",", paramLabel = "ADDR[,ADDR...]",
+  @Option(names = "--source", split = ",", paramLabel = "ADDR",
       description = "local addresses to connect from, round-robin (default: the kernel's choice)")
   List<InetAddress> sources = new ArrayList<>();
 
