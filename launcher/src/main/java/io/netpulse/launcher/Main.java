@@ -9,6 +9,7 @@ import io.netpulse.launcher.cli.ProcessorCommand;
 import io.netpulse.launcher.cli.RunCommand;
 import io.netpulse.launcher.cli.UserErrors;
 import io.netpulse.launcher.cli.bench.BenchCommand;
+import io.netpulse.launcher.connections.ConnectionsCommand;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/netpulse}: only wires the subcommands together. */
@@ -28,7 +29,8 @@ public final class Main {
         .addSubcommand(new ParseCommand())
         .addSubcommand(new RunCommand())
         .addSubcommand(new CollectorCommand())
-        .addSubcommand(new BenchCommand());
+        .addSubcommand(new BenchCommand())
+        .addSubcommand(new ConnectionsCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
   }

@@ -67,12 +67,20 @@ public final class RemoteHost implements AutoCloseable {
 
   /** Shell text run through the login shell: only constant text built here, plan values go through RemoteCommand. */
   CommandResult run(String shellText, Duration timeout) throws RemoteFailure {
+    return run(shellText, null, timeout);
+  }
+
+  /** As {@link #run(String, Duration)} with {@code input} (may be null) as the command's stdin. */
+  CommandResult run(String shellText, InputStream input, Duration timeout) throws RemoteFailure {
     TailBuffer out = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
     TailBuffer err = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
     ChannelExec channel = null;
     try {
       channel = connection.exec(shellText, err);
       channel.setOutputStream(out, true);
+      if (input != null) {
+        channel.setInputStream(input, false); // jsch copies it in its own thread, then sends EOF
+      }
       channel.connect(connectMillis());
       long deadline = System.nanoTime() + timeout.toNanos();
       while (!channel.isClosed()) {

@@ -100,6 +100,11 @@ public final class RemoteHosts implements AutoCloseable {
   static String connectProblem(SshTarget target, Throwable cause) {
     String text = cause.getMessage() == null ? cause.toString() : cause.getMessage();
     String lower = text.toLowerCase(Locale.ROOT);
+    if (lower.contains("auth fail")) {
+      // jsch 2.x says "Auth fail for methods 'publickey'", which SshConnection does not translate
+      text = target + ": key " + target.identity() + " refused for user " + target.user();
+      lower = "refused for user";
+    }
     String hint = "";
     if (lower.contains("timeout") || lower.contains("timed out")) {
       hint = "; no answer within " + target.connectTimeout().toMillis() + " ms: check the address, port "

@@ -63,7 +63,11 @@ final class TailBuffer extends OutputStream {
 
   /** The last {@code lines} non-blank lines, joined by " | " for one-line error messages. */
   String tail(int lines) {
-    String[] all = text().strip().split("\n");
+    return lastLines(text(), lines);
+  }
+
+  static String lastLines(String text, int lines) {
+    String[] all = text.strip().split("\n");
     StringBuilder out = new StringBuilder();
     for (int i = Math.max(0, all.length - lines); i < all.length; i++) {
       if (!all[i].isBlank()) {

@@ -27,14 +27,14 @@ class RemoteHostsTest {
 
   private RemoteHosts hosts;
 
-  static HostSpec spec(NetHost host) {
-    return new HostSpec(host.name(), host.address(), HOSTS.user(), TestHosts.SSH_PORT, HOSTS.identity(),
-        HOSTS.knownHosts(), false, null);
+  static HostSpec spec(TestHosts testHosts, NetHost host) {
+    return new HostSpec(host.name(), host.address(), testHosts.user(), TestHosts.SSH_PORT, testHosts.identity(),
+        testHosts.knownHosts(), false, null);
   }
 
   @BeforeEach
   void connect() throws RemoteFailure {
-    hosts = RemoteHosts.connect(List.of(spec(HOSTS.peer()), spec(HOSTS.sut())), CONNECT);
+    hosts = RemoteHosts.connect(List.of(spec(HOSTS, HOSTS.peer()), spec(HOSTS, HOSTS.sut())), CONNECT);
   }
 
   @AfterEach

@@ -1,0 +1,54 @@
+package io.netpulse.launcher.connections;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Local ports for connections bound to a chosen source address. Binding to port 0 would give each socket a
+ * port of its own across all destinations, capping a source at one ephemeral range (~28k) in total; choosing
+ * the port ourselves (with SO_REUSEADDR) lets the same local port serve every server port, so the cap becomes
+ * one range per source and server port pair, as with connect()'s own port choice.
+ */
+final class LocalPorts {
+
+  static final Path KERNEL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+  private static final int DEFAULT_LOW = 32_768;
+  private static final int DEFAULT_HIGH = 60_999;
+
+  private final int low;
+  private final int high;
+  private final int[] next;
+
+  LocalPorts(int low, int high, int pairs) {
+    if (low < 1 || high > PortRange.MAX_PORT || low > high || pairs < 1) {
+      throw new IllegalArgumentException("bad local port range " + low + "-" + high + " for " + pairs + " pairs");
+    }
+    this.low = low;
+    this.high = high;
+    this.next = new int[pairs];
+    java.util.Arrays.fill(next, low);
+  }
+
+  /** The kernel's ephemeral range: the ports the system sets aside for outgoing connections, not for services. */
+  static LocalPorts fromKernel(int pairs) {
+    try {
+      String[] range = Files.readString(KERNEL_RANGE).trim().split("\\s+");
+      return new LocalPorts(Integer.parseInt(range[0]), Integer.parseInt(range[1]), pairs);
+    } catch (IOException | RuntimeException e) {
+      return new LocalPorts(DEFAULT_LOW, DEFAULT_HIGH, pairs);
+    }
+  }
+
+  /** The next unused local port for this pair, or -1 once the pair has used the whole range. */
+  int next(int pair) {
+    if (next[pair] > high) {
+      return -1;
+    }
+    return next[pair]++;
+  }
+
+  int size() {
+    return high - low + 1;
+  }
+}

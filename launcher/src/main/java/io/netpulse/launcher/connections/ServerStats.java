@@ -1,0 +1,11 @@
+package io.netpulse.launcher.connections;
+
+/**
+ * A server's counts at one moment.
+ *
+ * @param accepted connections accepted since start
+ * @param open     connections held right now
+ * @param peakOpen the most held at once
+ */
+public record ServerStats(long accepted, long open, long peakOpen) {
+}

@@ -1,0 +1,124 @@
+package io.netpulse.launcher.connections;
+
+import static io.netpulse.launcher.connections.ConnectionsTestSupport.mainCommand;
+import static io.netpulse.launcher.connections.ConnectionsTestSupport.read;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.netpulse.common.netns.NetHost;
+import io.netpulse.testkit.TestHosts;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Seed 000's layout on the test hosts: servers on the sut's ports 2000..64000 step 2000, clients on the peer,
+ * each a child JVM started in its namespace under prlimit; the count comes from {@code ss -s} in the sut, as the
+ * procedure reads it. Needs root (skipped otherwise).
+ *
+ * <p>Containers often cap nofile's hard limit (20000 here) and deny CAP_SYS_RESOURCE, so prlimit can raise the
+ * soft limit only that far: 20000 connections are held by two servers (the two halves of the seed's ports) and two
+ * clients of 10000, each process well under its limit.
+ */
+class NamespaceConnectionsTest {
+
+  @RegisterExtension static final TestHosts HOSTS = new TestHosts();
+
+  private static final String SEED_PORTS = "2000:64000:2000";
+  private static final Duration GENEROUS = Duration.ofSeconds(120);
+  private static final List<String> NOFILE = List.of("prlimit", "--nofile=" + nofile() + ":" + nofile());
+
+  /** 200000 as the seed asks, or the hard limit when that is lower and cannot be raised. */
+  private static long nofile() {
+    try {
+      String hard = ConnectionsTestSupport.run(List.of("prlimit", "--nofile", "--output", "HARD", "--noheadings"))
+          .strip();
+      return hard.equals("unlimited") ? 200_000 : Math.min(200_000, Long.parseLong(hard));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the nofile hard limit with prlimit", e);
+    }
+  }
+
+  @TempDir Path dir;
+  private final List<Process> started = new ArrayList<>();
+
+  @AfterEach
+  void stopWhatWeStarted() {
+    for (Process p : started) {
+      HOSTS.network().stop(p); // by this process's own PID: SIGTERM, then SIGKILL
+    }
+  }
+
+  private Process startIn(NetHost host, String name, String... args) {
+    Process p = HOSTS.network().start(host, mainCommand(NOFILE, List.of("-Xmx128m"), args),
+        dir.resolve(name + ".log"));
+    started.add(p);
+    return p;
+  }
+
+  @Test
+  void twentyThousandFromPeerHeldOnSut() throws Exception {
+    NetHost sut = HOSTS.sut();
+    List<String> halves = List.of("2000:32000:2000", "34000:64000:2000");
+    List<Process> servers = new ArrayList<>();
+    for (int i = 0; i < halves.size(); i++) {
+      servers.add(startIn(sut, "server" + i, "connections", "server", "--ports", halves.get(i)));
+    }
+    for (int i = 0; i < servers.size(); i++) {
+      Path log = dir.resolve("server" + i + ".log");
+      Process server = servers.get(i);
+      await().atMost(GENEROUS).until(() -> read(log).contains("listening") || !server.isAlive());
+      assertThat(server.isAlive()).as(read(log)).isTrue();
+    }
+    List<Process> clients = new ArrayList<>();
+    for (int i = 0; i < halves.size(); i++) {
+      clients.add(startIn(HOSTS.peer(), "client" + i, "connections", "client", "--server", sut.address(),
+          "--ports", halves.get(i), "--connections", "10000", "--hold", "10m"));
+    }
+    List<String> inSut = List.of("ip", "netns", "exec", sut.namespace());
+    await().atMost(GENEROUS).pollInterval(Duration.ofSeconds(1))
+        .until(() -> ConnectionsTestSupport.ssSummaryEstab(inSut) >= 20_000
+            || clients.stream().anyMatch(c -> !c.isAlive()));
+    assertThat(ConnectionsTestSupport.ssSummaryEstab(inSut)).as(read(dir.resolve("client0.log")))
+        .isGreaterThanOrEqualTo(20_000);
+    for (int i = 0; i < clients.size(); i++) {
+      Process client = clients.get(i);
+      client.destroy(); // SIGTERM ends the hold early: still a normal end
+      assertThat(client.waitFor(GENEROUS.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      String clientLog = read(dir.resolve("client" + i + ".log"));
+      assertThat(client.exitValue()).as(clientLog).isZero();
+      // SIGTERM may come before the first progress line: only their form is certain, and the summary
+      assertThat(clientLog.lines()).allMatch(l -> l.matches(
+          "connections: open=\\d+ target=10000 failed=0 in_flight=\\d+ rate=\\d+/s|connections: summary .*"));
+      assertThat(clientLog).containsPattern("connections: summary opened=10000 peak_open=10000 failed=0 ");
+    }
+    await().atMost(GENEROUS).pollInterval(Duration.ofSeconds(1))
+        .until(() -> ConnectionsTestSupport.ssSummaryEstab(inSut) < 100);
+    for (int i = 0; i < servers.size(); i++) {
+      Path log = dir.resolve("server" + i + ".log");
+      await().atMost(GENEROUS).until(() -> read(log).lines().reduce((a, b) -> b).orElse("")
+          .matches("connections: accepted=10000 open=0 rate=\\d+/s"));
+    }
+  }
+
+  @Test
+  void unreachableServerIsOneClearLine() throws Exception {
+    String unused = HOSTS.sut().address().replaceAll("\\.\\d+$", ".3"); // .1 peer, .2 sut, .254 bridge
+    Process client = startIn(HOSTS.peer(), "client", "connections", "client", "--server", unused,
+        "--ports", SEED_PORTS, "--connections", "100", "--in-flight", "10", "--max-failures", "5",
+        "--connect-timeout", "2s");
+    assertThat(client.waitFor(GENEROUS.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    String log = read(dir.resolve("client.log"));
+    assertThat(client.exitValue()).as(log).isEqualTo(2);
+    assertThat(log).containsPattern("netpulse: connections client: cannot connect to " + unused.replace(".", "\\.")
+        + " ports 2000:64000:2000: \\d+ connects failed, last " + unused.replace(".", "\\.")
+        + ":\\d+: (No route to host|connect timed out after 2000 ms)")
+        .doesNotContain("\tat ").doesNotContain("Exception");
+  }
+}
