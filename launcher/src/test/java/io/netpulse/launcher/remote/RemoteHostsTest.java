@@ -44,7 +44,11 @@ class RemoteHostsTest {
 
   /** "PID ARGS" lines of the processes in group {@code pgid}, as ps in the host sees them. */
   static String group(NetHost host, long pgid) {
-    return HOSTS.exec(host, "sh", "-c", "ps -o pid=,args= -g " + pgid + " || true").strip();
+    return group(HOSTS, host, pgid);
+  }
+
+  static String group(TestHosts testHosts, NetHost host, long pgid) {
+    return testHosts.exec(host, "sh", "-c", "ps -o pid=,args= -g " + pgid + " || true").strip();
   }
 
   @Test
