@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,6 +99,33 @@ public final class KafkaLineSink implements LineSink {
 
   public CollectorMetrics metrics() {
     return metrics;
+  }
+
+  /**
+   * The producer's own figures, for the metrics endpoint.
+   *
+   * @param recordSendRatePerSecond records sent per second, averaged by the producer over its sample window
+   * @param recordErrorsTotal       records whose send failed, since start
+   */
+  public record ProducerFigures(double recordSendRatePerSecond, double recordErrorsTotal) {}
+
+  /** Read from the producer's metrics registry; NaN for a figure the producer does not report (yet). */
+  public ProducerFigures producerFigures() {
+    double rate = Double.NaN;
+    double errors = Double.NaN;
+    for (Metric m : producer.metrics().values()) {
+      if (!"producer-metrics".equals(m.metricName().group())) {
+        continue;
+      }
+      if (m.metricValue() instanceof Number n) {
+        switch (m.metricName().name()) {
+          case "record-send-rate" -> rate = n.doubleValue();
+          case "record-error-total" -> errors = n.doubleValue();
+          default -> { }
+        }
+      }
+    }
+    return new ProducerFigures(rate, errors);
   }
 
   private void ship() {
