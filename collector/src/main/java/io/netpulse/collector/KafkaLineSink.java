@@ -32,8 +32,6 @@ public final class KafkaLineSink implements LineSink {
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaLineSink.class);
   private static final long MAX_BACKOFF_MS = 8000; // between attempts when send() finds no metadata
-  // one produce request per sampler burst rather than per line: most of the collector's CPU at 1 Hz otherwise
-  private static final long BATCH_LINGER_MS = 200;
   private static final int ACK_PATIENCE_SECONDS = 5; // then the outage is logged; the wait goes on
 
   private final SinkSettings settings;
@@ -134,7 +132,7 @@ public final class KafkaLineSink implements LineSink {
     try {
       while (!stopping || !batch.isEmpty() || !buffer.isEmpty()) {
         if (batch.isEmpty()) {
-          batch = buffer.take(settings.batchLines(), 200, stopping ? 0 : BATCH_LINGER_MS);
+          batch = buffer.take(settings.batchLines(), 200, stopping ? 0 : settings.batchLinger().toMillis());
           continue;
         }
         SendOutcome outcome = sendAndWait(batch);
