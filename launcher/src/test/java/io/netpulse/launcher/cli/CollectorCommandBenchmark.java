@@ -206,7 +206,8 @@ class CollectorCommandBenchmark {
       List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx64m", "-cp", System.getProperty("java.class.path"), "io.netpulse.launcher.Main",
           "collector", "agent", "--host", "bench-agent", "--bootstrap-servers", kafka.bootstrapServers(),
-          "--data-dir", dir.resolve("agent").toString(), "--duration", "40", "--metrics-interval", "1");
+          "--data-dir", dir.resolve("agent").toString(), "--duration", "40", "--metrics-interval", "1",
+          "--metrics-port", "0"); // the metrics endpoint on, as in production
       Process agent = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
       try {
         assertThat(agent.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
@@ -230,7 +231,8 @@ class CollectorCommandBenchmark {
       while (sent.find()) {
         last.put(sent.group(1), "read=" + sent.group(2) + " sent=" + sent.group(3));
       }
-      report(String.format(Locale.ROOT, "agent -Xmx64m for 40 s: heap in use at most %.1f MiB of %.1f MiB "
+      assertThat(output).contains("metrics http://127.0.0.1:");
+      report(String.format(Locale.ROOT, "agent -Xmx64m for 40 s, metrics endpoint on: heap in use at most %.1f MiB of %.1f MiB "
               + "(%d samples, 1/s); exit 0; final counters %s", maxUsed / 1048576.0, maxHeap / 1048576.0, samples,
           last));
       assertThat(samples).isGreaterThan(30);
