@@ -96,7 +96,8 @@ class MetricsEndpointTest {
         () -> PrometheusText.render(metrics, null))) {
       HttpResponse<String> none = get(endpoint.url(), null);
       assertThat(none.statusCode()).isEqualTo(401);
-      assertThat(none.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+      assertThat(none.headers().firstValue("WWW-Authenticate"))
+          .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
       assertThat(none.body()).doesNotContain("netpulse_collector_lines_read_total");
       assertThat(get(endpoint.url(), "Bearer wrong").statusCode()).isEqualTo(401);
       assertThat(get(endpoint.url(), "Basic czNjcmV0LXRva2Vu").statusCode()).isEqualTo(401);

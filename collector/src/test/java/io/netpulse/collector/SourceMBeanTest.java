@@ -65,7 +65,8 @@ class SourceMBeanTest {
       await().atMost(Duration.ofSeconds(15)).until(() -> (Long) JMX.getAttribute(name, "Restarts") >= 1
           && (Long) JMX.getAttribute(name, "LinesRead") >= 2);
       long jmxRestarts = (Long) JMX.getAttribute(name, "Restarts");
-      assertThat(metrics.stats("h", "dies").restarts()).isGreaterThanOrEqualTo(jmxRestarts); // read later: maybe one more
+      // read later than JMX: maybe one restart more
+      assertThat(metrics.stats("h", "dies").restarts()).isGreaterThanOrEqualTo(jmxRestarts);
     }
     assertThat(JMX.isRegistered(name)).isFalse();
   }

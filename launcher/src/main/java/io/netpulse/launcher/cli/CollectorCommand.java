@@ -69,7 +69,8 @@ public final class CollectorCommand implements Callable<Integer> {
 
     @Option(names = "--batch-linger", paramLabel = "MILLIS", defaultValue = "500",
         description = "Once a line waits, gather more for this long before one Kafka request: lines reach Kafka up to "
-            + "this much later, for fewer requests and less CPU (default: ${DEFAULT-VALUE}; figures in collector/README.md).")
+            + "this much later, for fewer requests and less CPU (default: ${DEFAULT-VALUE}; figures in "
+            + "collector/README.md).")
     int batchLingerMillis;
 
     @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0",

@@ -182,11 +182,12 @@ class CollectorCommandBenchmark {
       double collectorPct = 100.0 * threads / wall;
       double perHostAboveFixed = (collectorPct - idleProducerPct) / hosts;
       report(String.format(Locale.ROOT,
-          "agentless %d hosts (sar -n DEV 1 + ss -s each, 1 Hz), batch linger %d ms: collector threads %.3f %% of one core "
-              + "(%.3f %% per 10 hosts); minus the idle producer (%.3f %%): %.4f %% per host, %.3f %% per 10 hosts "
-              + "(OpenSSH clients: %.4f %% per host); whole JVM incl. embedded broker %.2f %%; %d lines/s from %d hosts",
-          hosts, linger.toMillis(), collectorPct, collectorPct / hosts * 10, idleProducerPct, perHostAboveFixed, perHostAboveFixed * 10,
-          sshClientPctPerHost, 100.0 * process / wall, lines * 1_000_000_000L / wall, streaming) + breakdown);
+          "agentless %d hosts (sar -n DEV 1 + ss -s each, 1 Hz), batch linger %d ms: collector threads %.3f %% "
+              + "of one core (%.3f %% per 10 hosts); minus the idle producer (%.3f %%): %.4f %% per host, "
+              + "%.3f %% per 10 hosts (OpenSSH clients: %.4f %% per host); whole JVM incl. embedded broker %.2f %%; "
+              + "%d lines/s from %d hosts",
+          hosts, linger.toMillis(), collectorPct, collectorPct / hosts * 10, idleProducerPct, perHostAboveFixed,
+          perHostAboveFixed * 10, sshClientPctPerHost, 100.0 * process / wall, lines * 1_000_000_000L / wall, streaming) + breakdown);
       assertThat(lines).as("lines sent while measuring").isPositive();
     } finally {
       sources.forEach(SshLineSource::close);
