@@ -187,7 +187,8 @@ class CollectorCommandBenchmark {
               + "%.3f %% per 10 hosts (OpenSSH clients: %.4f %% per host); whole JVM incl. embedded broker %.2f %%; "
               + "%d lines/s from %d hosts",
           hosts, linger.toMillis(), collectorPct, collectorPct / hosts * 10, idleProducerPct, perHostAboveFixed,
-          perHostAboveFixed * 10, sshClientPctPerHost, 100.0 * process / wall, lines * 1_000_000_000L / wall, streaming) + breakdown);
+          perHostAboveFixed * 10, sshClientPctPerHost, 100.0 * process / wall, lines * 1_000_000_000L / wall,
+          streaming) + breakdown);
       assertThat(lines).as("lines sent while measuring").isPositive();
     } finally {
       sources.forEach(SshLineSource::close);
