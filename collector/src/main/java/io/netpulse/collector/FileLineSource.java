@@ -21,6 +21,7 @@ public final class FileLineSource implements AutoCloseable {
   private final boolean fromEnd;
   private final Duration pollInterval;
   private final LineEmitter emitter;
+  private SourceMBean mbean;
   private Tailer tailer;
 
   /**
@@ -44,6 +45,7 @@ public final class FileLineSource implements AutoCloseable {
   }
 
   public FileLineSource start() throws java.io.IOException {
+    mbean = emitter.registerMBean();
     tailer = Tailer.builder()
         .setPath(file)
         .setCharset(StandardCharsets.UTF_8)
@@ -91,6 +93,9 @@ public final class FileLineSource implements AutoCloseable {
   public void close() {
     if (tailer != null) {
       tailer.close();
+    }
+    if (mbean != null) {
+      mbean.close();
     }
   }
 }

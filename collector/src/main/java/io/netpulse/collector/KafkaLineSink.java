@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +32,6 @@ public final class KafkaLineSink implements LineSink {
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaLineSink.class);
   private static final long MAX_BACKOFF_MS = 8000; // between attempts when send() finds no metadata
-  // one produce request per sampler burst rather than per line: most of the collector's CPU at 1 Hz otherwise
-  private static final long BATCH_LINGER_MS = 200;
   private static final int ACK_PATIENCE_SECONDS = 5; // then the outage is logged; the wait goes on
 
   private final SinkSettings settings;
@@ -100,13 +99,40 @@ public final class KafkaLineSink implements LineSink {
     return metrics;
   }
 
+  /**
+   * The producer's own figures, for the metrics endpoint.
+   *
+   * @param recordSendRatePerSecond records sent per second, averaged by the producer over its sample window
+   * @param recordErrorsTotal       records whose send failed, since start
+   */
+  public record ProducerFigures(double recordSendRatePerSecond, double recordErrorsTotal) {}
+
+  /** Read from the producer's metrics registry; NaN for a figure the producer does not report (yet). */
+  public ProducerFigures producerFigures() {
+    double rate = Double.NaN;
+    double errors = Double.NaN;
+    for (Metric m : producer.metrics().values()) {
+      if (!"producer-metrics".equals(m.metricName().group())) {
+        continue;
+      }
+      if (m.metricValue() instanceof Number n) {
+        switch (m.metricName().name()) {
+          case "record-send-rate" -> rate = n.doubleValue();
+          case "record-error-total" -> errors = n.doubleValue();
+          default -> { }
+        }
+      }
+    }
+    return new ProducerFigures(rate, errors);
+  }
+
   private void ship() {
     List<LineEvent> batch = List.of();
     Backoff backoff = new Backoff(Duration.ofMillis(250), Duration.ofMillis(MAX_BACKOFF_MS));
     try {
       while (!stopping || !batch.isEmpty() || !buffer.isEmpty()) {
         if (batch.isEmpty()) {
-          batch = buffer.take(settings.batchLines(), 200, stopping ? 0 : BATCH_LINGER_MS);
+          batch = buffer.take(settings.batchLines(), 200, stopping ? 0 : settings.batchLinger().toMillis());
           continue;
         }
         SendOutcome outcome = sendAndWait(batch);

@@ -34,6 +34,11 @@ public final class LineEmitter {
     return seq.get();
   }
 
+  /** Exposes this source's counters in JMX until the returned bean is closed. */
+  public SourceMBean registerMBean() {
+    return SourceMBean.register(host, source, counters);
+  }
+
   public CollectorMetrics.Counters counters() {
     return counters;
   }

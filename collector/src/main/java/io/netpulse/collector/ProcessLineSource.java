@@ -31,6 +31,7 @@ public final class ProcessLineSource implements AutoCloseable {
   private volatile boolean restartOnExit;
   private volatile Process process;
   private Thread supervisor;
+  private SourceMBean mbean;
 
   /**
    * @param host        host the lines describe (the record key)
@@ -62,6 +63,7 @@ public final class ProcessLineSource implements AutoCloseable {
   /** Starts the process; throws when it cannot be started at all (program missing). */
   public ProcessLineSource start() throws IOException {
     process = launch();
+    mbean = emitter.registerMBean();
     supervisor = new Thread(this::supervise, "collector-" + source + "-" + host);
     supervisor.setDaemon(true);
     supervisor.start();
@@ -159,6 +161,8 @@ public final class ProcessLineSource implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      mbean.close();
     }
   }
 }

@@ -13,12 +13,15 @@ import java.time.Duration;
  * @param spoolMaxBytes    bound of the spool in bytes; beyond it the oldest lines are dropped and counted
  * @param batchLines       lines per send-and-wait round trip
  * @param drainTimeout     how long close() waits for buffered lines to reach Kafka before spooling them
+ * @param batchLinger      once a line is waiting, how long the shipper waits for more before sending: samplers print
+ *                         a burst once a second, so this turns a produce request per line into one per burst
  */
 public record SinkSettings(String bootstrapServers, String topic, Path spoolDir, int memoryLines,
-    long spoolMaxBytes, int batchLines, Duration drainTimeout) {
+    long spoolMaxBytes, int batchLines, Duration drainTimeout, Duration batchLinger) {
 
   public static final int DEFAULT_MEMORY_LINES = 10_000;
   public static final long DEFAULT_SPOOL_MAX_BYTES = 256L << 20;
+  public static final Duration DEFAULT_BATCH_LINGER = Duration.ofMillis(200);
 
   public SinkSettings {
     if (bootstrapServers == null || bootstrapServers.isBlank()) {
@@ -30,12 +33,15 @@ public record SinkSettings(String bootstrapServers, String topic, Path spoolDir,
     if (batchLines < 1) {
       throw new IllegalArgumentException("batch lines must be ≥ 1, got " + batchLines);
     }
+    if (batchLinger.isNegative()) {
+      throw new IllegalArgumentException("batch linger must be ≥ 0, got " + batchLinger);
+    }
   }
 
   /** Memory only (10 000 lines), no spool: what the launcher's embedded runs use. */
   public static SinkSettings memoryOnly(String bootstrapServers, String topic) {
     return new SinkSettings(bootstrapServers, topic, null, DEFAULT_MEMORY_LINES, DEFAULT_SPOOL_MAX_BYTES, 500,
-        Duration.ofSeconds(10));
+        Duration.ofSeconds(10), DEFAULT_BATCH_LINGER);
   }
 
   /** Memory then a spool of 256 MiB under {@code dataDir/spool}: what the agent and the ssh collector use. */
@@ -44,10 +50,17 @@ public record SinkSettings(String bootstrapServers, String topic, Path spoolDir,
   }
 
   public SinkSettings withSpool(Path dir, long maxBytes) {
-    return new SinkSettings(bootstrapServers, topic, dir, memoryLines, maxBytes, batchLines, drainTimeout);
+    return new SinkSettings(bootstrapServers, topic, dir, memoryLines, maxBytes, batchLines, drainTimeout,
+        batchLinger);
   }
 
   public SinkSettings withMemoryLines(int lines) {
-    return new SinkSettings(bootstrapServers, topic, spoolDir, lines, spoolMaxBytes, batchLines, drainTimeout);
+    return new SinkSettings(bootstrapServers, topic, spoolDir, lines, spoolMaxBytes, batchLines, drainTimeout,
+        batchLinger);
+  }
+
+  public SinkSettings withBatchLinger(Duration linger) {
+    return new SinkSettings(bootstrapServers, topic, spoolDir, memoryLines, spoolMaxBytes, batchLines, drainTimeout,
+        linger);
   }
 }

@@ -31,6 +31,7 @@ public final class SshLineSource implements AutoCloseable {
   private final Duration maxBackoff;
   private volatile ChannelExec channel;
   private Thread worker;
+  private SourceMBean mbean;
 
   /**
    * @param connection the host's shared connection
@@ -52,6 +53,7 @@ public final class SshLineSource implements AutoCloseable {
   }
 
   public SshLineSource start() {
+    mbean = emitter.registerMBean();
     worker = new Thread(this::loop, "collector-ssh-" + emitter.source() + "-" + emitter.host());
     worker.setDaemon(true);
     worker.start();
@@ -177,6 +179,9 @@ public final class SshLineSource implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+    if (mbean != null) {
+      mbean.close();
     }
   }
 

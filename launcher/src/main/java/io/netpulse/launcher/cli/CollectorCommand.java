@@ -3,14 +3,20 @@ package io.netpulse.launcher.cli;
 import io.netpulse.collector.AgentlessCollector;
 import io.netpulse.collector.CollectorAgent;
 import io.netpulse.collector.CollectorMetrics;
+import io.netpulse.collector.DataDirLock;
 import io.netpulse.collector.Inventory;
 import io.netpulse.collector.InventoryException;
 import io.netpulse.collector.KafkaLineSink;
 import io.netpulse.collector.LineSink;
+import io.netpulse.collector.MetricsEndpoint;
 import io.netpulse.collector.MetricsLog;
+import io.netpulse.collector.PrometheusText;
 import io.netpulse.collector.Sampler;
 import io.netpulse.collector.SinkSettings;
+import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -61,9 +67,30 @@ public final class CollectorCommand implements Callable<Integer> {
         description = "Log each source's read/sent/spooled/dropped counters this often (default: ${DEFAULT-VALUE}).")
     int metricsIntervalSeconds;
 
+    @Option(names = "--batch-linger", paramLabel = "MILLIS", defaultValue = "500",
+        description = "Once a line waits, gather more for this long before one Kafka request: lines reach Kafka up to "
+            + "this much later, for fewer requests and less CPU (default: ${DEFAULT-VALUE}; figures in "
+            + "collector/README.md).")
+    int batchLingerMillis;
+
     @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0",
         description = "Stop after this many seconds (default: run until stopped).")
     int durationSeconds;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "${env:NETPULSE_METRICS_PORT}",
+        description = "Serve the counters at http://HOST:PORT/metrics in the Prometheus text format "
+            + "(0: a free port, printed at start; default: not served).")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-host", paramLabel = "ADDRESS", defaultValue = "${env:NETPULSE_METRICS_HOST:-127.0.0.1}",
+        description = "Address the metrics endpoint binds (default: ${DEFAULT-VALUE}). Any non-loopback address "
+            + "requires --metrics-token.")
+    String metricsHost;
+
+    @Option(names = "--metrics-token", paramLabel = "TOKEN", defaultValue = "${env:NETPULSE_METRICS_TOKEN}",
+        description = "Bearer token the metrics endpoint requires ('Authorization: Bearer TOKEN'); required on a "
+            + "non-loopback --metrics-host.")
+    String metricsToken;
 
     abstract AutoCloseable startSampling(LineSink sink, CollectorMetrics metrics) throws Exception;
 
@@ -82,8 +109,13 @@ public final class CollectorCommand implements Callable<Integer> {
       if (durationSeconds < 0 || metricsIntervalSeconds < 1 || memoryLines < 1) {
         throw new UserError("--duration must be ≥ 0, --metrics-interval ≥ 1 and --memory-lines ≥ 1");
       }
+      if (batchLingerMillis < 0 || batchLingerMillis > 10_000) {
+        throw new UserError("--batch-linger must be between 0 and 10000 ms, got " + batchLingerMillis);
+      }
+      InetSocketAddress metricsAddress = metricsAddress();
       SinkSettings settings = SinkSettings.spooled(pipeline.bootstrapServers, pipeline.topics().lines(),
-          pipeline.dataDir).withMemoryLines(memoryLines).withSpool(spoolDir(), parseSize(spoolMaxBytes));
+          pipeline.dataDir).withMemoryLines(memoryLines).withSpool(spoolDir(), parseSize(spoolMaxBytes))
+          .withBatchLinger(Duration.ofMillis(batchLingerMillis));
       CollectorMetrics metrics = new CollectorMetrics();
       CountDownLatch stop = new CountDownLatch(1);
       CountDownLatch stopped = new CountDownLatch(1);
@@ -96,11 +128,16 @@ public final class CollectorCommand implements Callable<Integer> {
         }
       }, "netpulse-collector-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
-      try (MetricsLog log = new MetricsLog(metrics, Duration.ofSeconds(metricsIntervalSeconds));
+      try (DataDirLock lock = lockDataDir();
+          MetricsLog log = new MetricsLog(metrics, Duration.ofSeconds(metricsIntervalSeconds));
           KafkaLineSink sink = new KafkaLineSink(settings, metrics);
+          MetricsEndpoint endpoint = serveMetrics(metricsAddress, metrics, sink);
           AutoCloseable sampling = startSampling(sink, metrics)) {
         System.err.println("collector " + describe() + " -> " + settings.topic() + " at "
             + settings.bootstrapServers() + "; spool " + settings.spoolDir());
+        if (endpoint != null) {
+          System.err.println("metrics " + endpoint.url());
+        }
         if (durationSeconds > 0) {
           stop.await(durationSeconds, TimeUnit.SECONDS);
         } else {
@@ -115,6 +152,46 @@ public final class CollectorCommand implements Callable<Integer> {
         }
       }
       return 0;
+    }
+
+    private DataDirLock lockDataDir() {
+      try {
+        return DataDirLock.acquire(pipeline.dataDir);
+      } catch (DataDirLock.DataDirUnavailableException e) {
+        throw new UserError(e.getMessage());
+      }
+    }
+
+    /** Where to serve metrics, or null; checked before anything starts so that a bad address is a usage error. */
+    private InetSocketAddress metricsAddress() {
+      if (metricsPort == null) {
+        return null;
+      }
+      if (metricsPort < 0 || metricsPort > 65535) {
+        throw new UserError("--metrics-port must be between 0 and 65535, got " + metricsPort);
+      }
+      InetAddress address;
+      try {
+        address = InetAddress.getByName(metricsHost);
+      } catch (UnknownHostException e) {
+        throw new UserError("--metrics-host " + metricsHost + " is not a known address");
+      }
+      if (!address.isLoopbackAddress() && (metricsToken == null || metricsToken.isBlank())) {
+        throw new UserError("--metrics-host " + metricsHost + " is reachable from other hosts: set --metrics-token "
+            + "(or NETPULSE_METRICS_TOKEN); scrapers then send 'Authorization: Bearer TOKEN'");
+      }
+      return new InetSocketAddress(address, metricsPort);
+    }
+
+    private MetricsEndpoint serveMetrics(InetSocketAddress address, CollectorMetrics metrics, KafkaLineSink sink) {
+      if (address == null) {
+        return null;
+      }
+      try {
+        return MetricsEndpoint.start(address, metricsToken, () -> PrometheusText.render(metrics, sink));
+      } catch (IOException e) {
+        throw new UserError("cannot serve metrics on " + metricsHost + ":" + metricsPort + ": " + e.getMessage());
+      }
     }
 
     private Path spoolDir() {

@@ -18,8 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One host of a plan over one SSH connection (jsch session) shared by all its exec channels. Every process started
- * here is remembered so that {@link #stopAll} (and {@link RemoteHosts#stopAll}) can stop it by PID.
+ * One host of a plan over SSH (jsch): exec channels share a connection, up to {@link #PROCESSES_PER_CONNECTION}
+ * long-running processes per connection, more connections are opened as needed. Every process started here is
+ * remembered so that {@link #stopAll} (and {@link RemoteHosts#stopAll}) can stop it by PID.
  */
 public final class RemoteHost implements AutoCloseable {
 
@@ -27,6 +28,11 @@ public final class RemoteHost implements AutoCloseable {
   /** A start that has failed within this time is reported as a failed start, not as a finished process. */
   static final Duration STARTUP_CHECK = Duration.ofMillis(300);
   private static final int MAX_KILL_ARGS = 500;
+  /**
+   * OpenSSH allows 10 channels per connection by default (sshd_config MaxSessions); 8 long-running ones leave room
+   * for the short probe and kill channels, so 300 netperf clients work against a stock sshd.
+   */
+  static final int PROCESSES_PER_CONNECTION = 8;
 
   /**
    * Runs the command with the PID first on stdout. {@code exec} keeps the PID of the shell that sshd made a session
@@ -44,11 +50,74 @@ public final class RemoteHost implements AutoCloseable {
 
   private final String name;
   private final SshConnection connection;
+  /** The first connection (above) and any further ones, each with the processes started over it. */
+  private final List<Lane> lanes = new ArrayList<>();
   private final List<RemoteProcess> processes = new CopyOnWriteArrayList<>();
+
+  /** A connection and the processes started over it; {@code starting} counts starts under way (guarded by host). */
+  private static final class Lane {
+    final SshConnection connection;
+    final List<RemoteProcess> processes = new CopyOnWriteArrayList<>();
+    int starting;
+
+    Lane(SshConnection connection) {
+      this.connection = connection;
+    }
+
+    long load() {
+      return starting + processes.stream().filter(RemoteProcess::isAlive).count();
+    }
+  }
 
   RemoteHost(String name, SshConnection connection) {
     this.name = name;
     this.connection = connection;
+    lanes.add(new Lane(connection));
+  }
+
+  /**
+   * A connection with room for another long-running channel (a slot reserved until {@link #started}), connecting a
+   * new one when all are full.
+   */
+  private synchronized Lane laneForProcess() throws RemoteFailure {
+    for (Lane lane : lanes) {
+      if (lane.load() < PROCESSES_PER_CONNECTION) {
+        lane.starting++;
+        return lane;
+      }
+    }
+    SshConnection extra = new SshConnection(connection.target());
+    try {
+      extra.session();
+    } catch (JSchException e) {
+      extra.close();
+      throw lost(e);
+    }
+    Lane lane = new Lane(extra);
+    lane.starting++;
+    lanes.add(lane);
+    LOG.debug("{}: SSH connection {} opened for more processes", name, lanes.size());
+    return lane;
+  }
+
+  private synchronized void started(Lane lane) {
+    lane.starting--;
+  }
+
+  /** The least busy connection, for a short channel. */
+  private synchronized SshConnection connectionForExec() {
+    Lane best = lanes.get(0);
+    for (Lane lane : lanes) {
+      if (lane.load() < best.load()) {
+        best = lane;
+      }
+    }
+    return best.connection;
+  }
+
+  /** SSH connections open to this host (one per {@value #PROCESSES_PER_CONNECTION} running processes). */
+  public synchronized int connections() {
+    return lanes.size();
   }
 
   /** Plan host name. */
@@ -76,7 +145,7 @@ public final class RemoteHost implements AutoCloseable {
     TailBuffer err = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
     ChannelExec channel = null;
     try {
-      channel = connection.exec(shellText, err);
+      channel = connectionForExec().exec(shellText, err);
       channel.setOutputStream(out, true);
       if (input != null) {
         channel.setInputStream(input, false); // jsch copies it in its own thread, then sends EOF
@@ -112,18 +181,24 @@ public final class RemoteHost implements AutoCloseable {
     String shellText = "exec /bin/sh -c " + RemoteCommand.quote(WRAPPER + commandLine);
     TailBuffer stderr = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
     RemoteProcess process;
+    Lane lane = laneForProcess();
     try {
-      ChannelExec channel = connection.exec(shellText, stderr);
-      OutputStream stdin = channel.getOutputStream(); // kept open: its EOF ends the watchdog
-      InputStream stdout = channel.getInputStream();
-      channel.connect(connectMillis());
-      process = new RemoteProcess(this, label, commandLine, channel, stdin, stderr, onLine);
-      process.readFrom(stdout);
-    } catch (JSchException | IOException e) {
-      throw lost(e);
+      try {
+        ChannelExec channel = lane.connection.exec(shellText, stderr);
+        OutputStream stdin = channel.getOutputStream(); // kept open: its EOF ends the watchdog
+        InputStream stdout = channel.getInputStream();
+        channel.connect(connectMillis());
+        process = new RemoteProcess(this, label, commandLine, channel, stdin, stderr, onLine);
+        process.readFrom(stdout);
+      } catch (JSchException | IOException e) {
+        throw lost(e);
+      }
+      process.awaitPid(connection.target().connectTimeout().plusSeconds(5));
+      processes.add(process);
+      lane.processes.add(process);
+    } finally {
+      started(lane);
     }
-    process.awaitPid(connection.target().connectTimeout().plusSeconds(5));
-    processes.add(process);
     OptionalInt early = process.awaitExit(STARTUP_CHECK);
     if (early.isPresent() && early.getAsInt() != 0) {
       throw StartFailure.describe(name, label, command, early.getAsInt(), process.stderrTail(3));
@@ -189,8 +264,11 @@ public final class RemoteHost implements AutoCloseable {
   }
 
   private RemoteFailure lost(Exception e) {
-    return new RemoteFailure(name, "host " + name + " (" + address() + "): SSH failed: " + e.getMessage()
-        + "; is the host still up?", e);
+    String hint = String.valueOf(e.getMessage()).contains("channel is not opened")
+        ? "; the host's sshd refused another channel: is MaxSessions in its sshd_config below "
+            + (PROCESSES_PER_CONNECTION + 2) + "?"
+        : "; is the host still up?";
+    return new RemoteFailure(name, "host " + name + " (" + address() + "): SSH failed: " + e.getMessage() + hint, e);
   }
 
   static String abbreviate(String s) {
@@ -204,7 +282,9 @@ public final class RemoteHost implements AutoCloseable {
     try {
       stopAll(Duration.ofSeconds(2));
     } finally {
-      connection.close();
+      synchronized (this) {
+        lanes.forEach(l -> l.connection.close());
+      }
     }
   }
 

@@ -7,6 +7,10 @@ import io.netpulse.common.netns.NetHost;
 import io.netpulse.launcher.plan.HostSpec;
 import io.netpulse.launcher.procedure.RemoteCommand;
 import io.netpulse.testkit.TestHosts;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
@@ -44,7 +48,11 @@ class RemoteHostsTest {
 
   /** "PID ARGS" lines of the processes in group {@code pgid}, as ps in the host sees them. */
   static String group(NetHost host, long pgid) {
-    return HOSTS.exec(host, "sh", "-c", "ps -o pid=,args= -g " + pgid + " || true").strip();
+    return group(HOSTS, host, pgid);
+  }
+
+  static String group(TestHosts testHosts, NetHost host, long pgid) {
+    return testHosts.exec(host, "sh", "-c", "ps -o pid=,args= -g " + pgid + " || true").strip();
   }
 
   @Test
@@ -150,6 +158,28 @@ class RemoteHostsTest {
     ProcessHandle.of(sshd).orElseThrow().children().forEach(ProcessHandle::destroyForcibly);
     await().atMost(Duration.ofSeconds(10)).until(() -> group(HOSTS.sut(), sleep.pid()).isEmpty());
     await().atMost(Duration.ofSeconds(30)).until(() -> !sleep.isAlive());
+  }
+
+  @Test
+  void ctrlCInTheLauncherStopsTheRemoteProcessFromTheShutdownHook() throws Exception {
+    Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process launcher = new ProcessBuilder(javaBin.toString(), "-cp", System.getProperty("java.class.path"),
+        CtrlCProbe.class.getName(), HOSTS.sut().address(), HOSTS.identity().toString(), HOSTS.knownHosts().toString())
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8));
+      String first = out.readLine();
+      assertThat(first).as("probe's first line").startsWith("pid=");
+      long pid = Long.parseLong(first.substring(4));
+      assertThat(group(HOSTS.sut(), pid)).contains("sleep 1000");
+      // SIGINT, as Ctrl-C in a terminal delivers it
+      assertThat(new ProcessBuilder("kill", "-INT", String.valueOf(launcher.pid())).start().waitFor()).isZero();
+      assertThat(out.readLine()).isEqualTo("hook: alive=false exit=OptionalInt[-1]");
+      assertThat(launcher.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      await().atMost(Duration.ofSeconds(5)).until(() -> group(HOSTS.sut(), pid).isEmpty());
+    } finally {
+      launcher.destroyForcibly();
+    }
   }
 
   private static long listeningSshd(NetHost host) {
