@@ -9,28 +9,56 @@ import io.netpulse.launcher.plan.PlanLoader;
 import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.launcher.procedure.DryRun;
 import io.netpulse.launcher.procedure.SutFacts;
+import io.netpulse.launcher.run.ExecutionReport;
+import io.netpulse.launcher.run.PlanExecution;
+import io.netpulse.launcher.stack.PipelineStack;
+import java.io.PrintStream;
+import java.time.Duration;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code netpulse run PLAN [--dry-run] [--queues N] [--iface NAME] [--output text|json]}: validates a
- * plan (every error as file:line:column on stderr, exit 2) and, with {@code --dry-run}, prints the
- * commands each test and repetition would start on each host. Running over SSH is not built yet.
+ * {@code netpulse run PLAN}: validates a plan (every error as file:line:column on stderr, exit 2),
+ * then runs it on its hosts over SSH through the pipeline (embedded unless told otherwise) and prints
+ * the results; {@code --dry-run} prints the commands each test and repetition would start instead.
+ * Exit 0 when every test gave its results, 1 when one failed, 2 for bad input.
  */
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
-    description = "Check a test plan and show (--dry-run) what it would run on each host.")
+    description = "Run a test plan on its hosts over SSH and print the three-run results "
+        + "(--dry-run: only show what would run where).")
 public class RunCommand implements Callable<Integer> {
 
   static final int OK = 0;
+  static final int TEST_FAILED = 1;
   static final int BAD_INPUT = 2;
+
+  @Mixin PipelineOptions pipeline = new PipelineOptions();
+  @Mixin DashboardOptions dashboard = new DashboardOptions();
+
+  @Option(names = "--install-tools",
+      description = "install missing tools on the hosts with their package manager (apt: enables non-free for netperf)")
+  boolean installTools;
+
+  @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "10",
+      description = "SSH connect timeout per host (default: ${DEFAULT-VALUE})")
+  int connectTimeoutSeconds;
+
+  @Option(names = "--result-timeout", paramLabel = "SECONDS", defaultValue = "30",
+      description = "how long to wait for the processor's result after a test's last repetition (default: ${DEFAULT-VALUE})")
+  int resultTimeoutSeconds;
+
+  @Option(names = "--remote-jar", paramLabel = "JAR", hidden = true,
+      description = "jar to put on hosts that run netpulse's connection tool (default: the running jar)")
+  Path remoteJar;
 
   enum Output { text, json }
 
@@ -70,9 +98,7 @@ public class RunCommand implements Callable<Integer> {
       return BAD_INPUT;
     }
     if (!dryRun) {
-      err.println("netpulse run: running plans over SSH is not built yet; use --dry-run");
-      err.flush();
-      return BAD_INPUT;
+      return execute(plan, out);
     }
     if (queues == null && plan.tests().stream().anyMatch(RunCommand::usesAutoStreams)) {
       err.println("netpulse run: the plan has streams: auto, which a real run derives from the SUT's queue count; "
@@ -99,6 +125,38 @@ public class RunCommand implements Callable<Integer> {
       dry.printText(out);
     }
     return OK;
+  }
+
+  private int execute(Plan plan, PrintWriter out) {
+    PrintStream progress = System.err;
+    PipelineStack stack = PipelineStack.start(pipeline, dashboard, progress);
+    Thread hook = new Thread(stack::close, "netpulse-run-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      progress.println("dashboard " + stack.dashboard().url());
+      PlanExecution execution = new PlanExecution(plan, new PlanExecution.Settings(installTools,
+          Duration.ofSeconds(connectTimeoutSeconds), Duration.ofSeconds(resultTimeoutSeconds), remoteJar),
+          stack.bootstrapServers(), stack.topics(), progress, System.console() != null);
+      ExecutionReport report = execution.execute();
+      if (output == Output.json) {
+        try {
+          out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report.json()));
+        } catch (JsonProcessingException e) {
+          throw new IllegalStateException("maps of strings, numbers and records always serialise", e);
+        }
+        out.flush();
+      } else {
+        report.printTable(out);
+      }
+      return report.ok() ? OK : TEST_FAILED;
+    } finally {
+      stack.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException alreadyShuttingDown) {
+        // Ctrl-C: the hook closes the stack
+      }
+    }
   }
 
   private static boolean usesAutoStreams(TestSpec t) {

@@ -120,13 +120,6 @@ class RunCommandTest {
   }
 
   @Test
-  void realRunsAreNotBuiltYetAndSaySo() {
-    Run r = run("run", EXAMPLE);
-    assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).isEqualTo("netpulse run: running plans over SSH is not built yet; use --dry-run\n");
-  }
-
-  @Test
   void impossiblePortsAreAUsageError() {
     Run r = run("run", Path.of("..", "examples", "seed-001-aliyun.yaml").toString(), "--dry-run", "--queues", "8",
         "--iface", "eth0; reboot");

@@ -1,0 +1,22 @@
+package io.netpulse.launcher.run;
+
+import io.netpulse.launcher.remote.HostFacts;
+import java.util.List;
+import java.util.Map;
+
+/** What a plan execution produced, for the final table and {@code --output json}. */
+public record ExecutionReport(String plan, String execution, long wallMillis, Map<String, HostFacts> hosts,
+    List<TestReport> tests) {
+
+  public boolean ok() {
+    return tests.stream().allMatch(TestReport::ok);
+  }
+
+  public void printTable(java.io.PrintWriter out) {
+    ResultTable.print(this, out);
+  }
+
+  public List<Map<String, Object>> json() {
+    return ResultTable.json(this);
+  }
+}

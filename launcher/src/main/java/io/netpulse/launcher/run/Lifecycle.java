@@ -1,0 +1,56 @@
+package io.netpulse.launcher.run;
+
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.event.RunEvent.Phase;
+import io.netpulse.launcher.plan.TestSpec;
+import io.netpulse.launcher.procedure.TestProcedure;
+
+/** The lifecycle events of one repetition: who it is (plan, test name and type, SUT) stays the same, the phase moves. */
+final class Lifecycle {
+
+  private final ExecutionContext ctx;
+  private final TestProcedure procedure;
+  private final int repetition;
+  private final String run;
+
+  Lifecycle(ExecutionContext ctx, TestProcedure procedure, int repetition, String run) {
+    this.ctx = ctx;
+    this.procedure = procedure;
+    this.repetition = repetition;
+    this.run = run;
+  }
+
+  void phase(Phase phase, long ts, String reason) {
+    ctx.publisher().publish(procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
+        .inExecution(ctx.execution(), steady(ctx)));
+  }
+
+  String run() {
+    return run;
+  }
+
+  /** For a test that cannot start at all: every repetition is marked FAILED with the reason. */
+  static void failAll(ExecutionContext ctx, TestSpec test, String reason) {
+    for (int rep = 1; rep <= test.repetitions(); rep++) {
+      String run = RunIds.run(ctx.execution(), test, rep);
+      ctx.publisher().publish(RunEvents.of(run, ctx.plan().name(), test.name(), test.type().yamlName(), rep,
+          Phase.FAILED, System.currentTimeMillis(), reason, test.sut(), null).inExecution(ctx.execution(), steady(ctx)));
+    }
+  }
+
+  /** The plan's thresholds, as fractions, for the processor's steady detector. */
+  static RunEvent.Steady steady(ExecutionContext ctx) {
+    var s = ctx.plan().steady();
+    return new RunEvent.Steady(s.window().toMillis(), s.spreadPercent() / 100, s.risePercent() / 100);
+  }
+
+  private static final class RunEvents {
+    private RunEvents() {}
+
+    static RunEvent of(String run, String plan, String test, String type, int repetition, Phase phase, long ts,
+        String reason, String sut, String iface) {
+      return new RunEvent(RunEvent.SCHEMA, run, plan, test, repetition, phase, ts, reason, type, sut, iface, null,
+          null);
+    }
+  }
+}

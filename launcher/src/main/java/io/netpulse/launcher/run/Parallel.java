@@ -1,0 +1,79 @@
+package io.netpulse.launcher.run;
+
+import io.netpulse.launcher.remote.RemoteFailure;
+import io.netpulse.launcher.remote.RemoteProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Starts and stops many remote processes at once: a seed's 256 netperf instances must start together
+ * (they are meant to load the link at the same time), and each start or stop costs an SSH round trip
+ * plus the start check, which one after another would add minutes.
+ */
+final class Parallel {
+
+  /** Threads only wait on SSH channels; daemon, so a stuck host cannot keep the JVM alive. */
+  private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "netpulse-remote");
+    t.setDaemon(true);
+    return t;
+  });
+
+  interface Start {
+    RemoteProcess start() throws RemoteFailure;
+  }
+
+  private Parallel() {}
+
+  /**
+   * Runs every start; each process that started is added to {@code started} (so it is stopped later
+   * even when another start failed); the first failure is thrown once all have finished.
+   */
+  static void startAll(List<Start> starts, Collection<RemoteProcess> started) throws RemoteFailure, InterruptedException {
+    List<Future<RemoteProcess>> futures = new ArrayList<>();
+    for (Start s : starts) {
+      futures.add(POOL.submit(s::start));
+    }
+    RemoteFailure first = null;
+    for (Future<RemoteProcess> f : futures) {
+      try {
+        RemoteProcess p = f.get();
+        synchronized (started) {
+          started.add(p);
+        }
+      } catch (ExecutionException e) {
+        if (first == null) {
+          first = e.getCause() instanceof RemoteFailure r ? r
+              : new RemoteFailure("?", String.valueOf(e.getCause().getMessage()));
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** Stops all at once: TERM, then KILL after {@code grace} for those still running. */
+  static void stopAll(Collection<RemoteProcess> processes, Duration grace) {
+    List<Future<?>> futures = new ArrayList<>();
+    for (RemoteProcess p : List.copyOf(processes)) {
+      futures.add(POOL.submit(() -> p.stop(grace)));
+    }
+    for (Future<?> f : futures) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        // stop() logs what it could not do; the host's stopAll at the end of the run is the backstop
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}

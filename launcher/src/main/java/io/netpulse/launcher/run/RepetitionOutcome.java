@@ -1,0 +1,18 @@
+package io.netpulse.launcher.run;
+
+/**
+ * How one repetition went.
+ *
+ * @param run            its run id on the topics
+ * @param failure        why it failed, null when it ran to the end
+ * @param measuringStart epoch ms the measuring phase began (0 if it never did)
+ * @param measuringEnd   epoch ms it ended
+ * @param steadyAtMillis ms from traffic start to the steady event, -1 when none came (or the test was not steady-stopped)
+ */
+record RepetitionOutcome(String run, int repetition, String failure, long measuringStart, long measuringEnd,
+    long steadyAtMillis) {
+
+  boolean ok() {
+    return failure == null;
+  }
+}

@@ -1,0 +1,283 @@
+package io.netpulse.launcher.run;
+
+import io.netpulse.collector.LineEmitter;
+import io.netpulse.collector.ToolOutput;
+import io.netpulse.common.event.RunEvent.Phase;
+import io.netpulse.common.event.SteadyEvent;
+import io.netpulse.launcher.plan.StopMode;
+import io.netpulse.launcher.plan.TestSpec;
+import io.netpulse.launcher.procedure.Combine;
+import io.netpulse.launcher.procedure.HostCommand;
+import io.netpulse.launcher.procedure.ResultRule;
+import io.netpulse.launcher.procedure.Role;
+import io.netpulse.launcher.procedure.TestProcedure;
+import io.netpulse.launcher.remote.HostPreparation;
+import io.netpulse.launcher.remote.RemoteFailure;
+import io.netpulse.launcher.remote.RemoteHost;
+import io.netpulse.launcher.remote.RemoteProcess;
+import io.netpulse.processor.parse.Parsers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * One repetition of one test: samplers, servers, then clients stage by stage, the lifecycle on
+ * {@code runs}, the clients' outputs on {@code tool-output}, and every process it started stopped
+ * again, whatever happens.
+ *
+ * <p>Timeline. Traffic starts at t0 with WARMUP. With {@code stop: fixed}, MEASURING runs from
+ * t0 + warmup until the clients end. With {@code stop: steady}, for tests whose value is read from
+ * per-second samplers, MEASURING starts when the processor reports the metric steady on the SUT and
+ * lasts one steady window; then the clients are stopped. If the metric has not settled by the time
+ * the fixed schedule has one window left, that last window is measured (and said so). Tests whose
+ * value is a figure the tool prints at its end run the tool's full time in both modes: netperf, qperf
+ * and sockperf print nothing when stopped early.
+ */
+final class RepetitionRunner {
+
+  private static final Duration STOP_GRACE = Duration.ofSeconds(3);
+  /** Servers bind their ports within this time; one that has exited by then failed to start. */
+  private static final Duration SERVER_SETTLE = Duration.ofMillis(500);
+  /** Slack past the tool's own duration before a client counts as hung. */
+  private static final Duration CLIENT_SLACK = Duration.ofSeconds(30);
+
+  private final ExecutionContext ctx;
+  private final TestProcedure procedure;
+  private final TestSpec test;
+  private final ResultRule watched;
+  private final List<RemoteProcess> samplers = new ArrayList<>();
+  private final List<RemoteProcess> servers = new ArrayList<>();
+  private final Map<HostCommand, RemoteProcess> clients = new java.util.LinkedHashMap<>();
+
+  RepetitionRunner(ExecutionContext ctx, TestProcedure procedure) {
+    this.ctx = ctx;
+    this.procedure = procedure;
+    this.test = procedure.test();
+    this.watched = steadyStoppable(procedure) ? procedure.results().get(0) : null;
+  }
+
+  /** Whether the repetition's value comes from per-second samples only, so it can stop once they settle. */
+  static boolean steadyStoppable(TestProcedure p) {
+    return p.results().stream().allMatch(r -> r.combine() == Combine.MEAN_OF_SAMPLES || r.combine() == Combine.MAX_OF_SAMPLES);
+  }
+
+  RepetitionOutcome run(int repetition) {
+    samplers.clear();
+    servers.clear();
+    clients.clear();
+    String run = RunIds.run(ctx.execution(), test, repetition);
+    Lifecycle life = new Lifecycle(ctx, procedure, repetition, run);
+    ctx.progress().startRepetition(test, repetition, plannedSeconds());
+    HostPreparation irqs = null;
+    long measuringStart = 0;
+    long measuringEnd = 0;
+    long steadyAt = -1;
+    String failure = null;
+    try {
+      life.phase(Phase.PREPARING, now(), null);
+      if (procedure.irqAffinity() != null) {
+        irqs = HostPreparation.bindIrqs(ctx.hosts().host(test.sut()), procedure.irqAffinity());
+      }
+      startSamplers(run);
+      startServers();
+      long t0 = now();
+      life.phase(Phase.WARMUP, t0, null);
+      ctx.progress().phase(Phase.WARMUP);
+      int lastStage = procedure.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
+      long toolEnd = t0 + procedure.toolSeconds() * 1000;
+      startClients(1);
+      if (watched != null && ctx.plan().stop() == StopMode.STEADY) {
+        long window = ctx.plan().steady().window().toMillis();
+        long cap = Math.max(t0 + test.warmup().toMillis(), toolEnd - window);
+        Optional<SteadyEvent> steady = awaitSteady(run, cap);
+        measuringStart = now();
+        String note = null;
+        if (steady.isPresent()) {
+          steadyAt = measuringStart - t0;
+        } else {
+          note = "not steady after " + (measuringStart - t0) / 1000 + " s; measured the last window anyway";
+        }
+        life.phase(Phase.MEASURING, measuringStart, note);
+        ctx.progress().phase(Phase.MEASURING);
+        sleepUntil(measuringStart + window);
+        measuringEnd = now();
+      } else {
+        measuringStart = Math.min(t0 + test.warmup().toMillis(), toolEnd);
+        sleepUntil(measuringStart);
+        life.phase(Phase.MEASURING, measuringStart, null);
+        ctx.progress().phase(Phase.MEASURING);
+        for (int stage = 1; stage <= lastStage; stage++) {
+          if (stage > 1) {
+            startClients(stage);
+          }
+          awaitClients(stage);
+        }
+        measuringEnd = now();
+      }
+      life.phase(Phase.STOPPING, measuringEnd, null);
+      ctx.progress().phase(Phase.STOPPING);
+      stopAll(clients.values());
+      publishOutputs(run, repetition);
+    } catch (RemoteFailure e) {
+      failure = e.getMessage();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failure = "interrupted";
+    } catch (RuntimeException e) {
+      failure = e.getMessage() == null ? e.toString() : e.getMessage();
+    } finally {
+      stopAll(clients.values());
+      stopAll(servers);
+      stopAll(samplers);
+      if (irqs != null) {
+        irqs.close();
+      }
+    }
+    try {
+      life.phase(failure == null ? Phase.DONE : Phase.FAILED, now(), failure);
+    } catch (RuntimeException e) {
+      failure = failure == null ? e.getMessage() : failure;
+    }
+    ctx.progress().endRepetition(failure);
+    return new RepetitionOutcome(run, repetition, failure, measuringStart, measuringEnd, steadyAt);
+  }
+
+  /** Seconds the repetition is expected to take, for the progress bar. */
+  private long plannedSeconds() {
+    if (watched != null && ctx.plan().stop() == StopMode.STEADY) {
+      return Math.min(procedure.toolSeconds(), ctx.plan().steady().window().toSeconds() * 2 + 5);
+    }
+    return procedure.toolSeconds();
+  }
+
+  private void startSamplers(String run) throws RemoteFailure, InterruptedException {
+    List<Parallel.Start> starts = new ArrayList<>();
+    for (HostCommand c : procedure.samplers()) {
+      LineEmitter emitter = ctx.publisher().lineEmitter(c.host(), c.tool(), run);
+      starts.add(() -> host(c).start(label(c), c.command(), emitter::emit));
+    }
+    Parallel.startAll(starts, samplers);
+  }
+
+  private void startServers() throws RemoteFailure, InterruptedException {
+    List<Parallel.Start> starts = new ArrayList<>();
+    for (HostCommand c : procedure.servers()) {
+      starts.add(() -> host(c).start(label(c), c.command(), null));
+    }
+    Parallel.startAll(starts, servers);
+    if (!servers.isEmpty()) {
+      Thread.sleep(SERVER_SETTLE.toMillis());
+    }
+    for (RemoteProcess p : servers) {
+      if (!p.isAlive()) {
+        throw new RemoteFailure(p.host(), p.label() + " exited at start" + exit(p) + stderrTail(p)
+            + "; is its port already in use on " + p.host() + "?");
+      }
+    }
+  }
+
+  private void startClients(int stage) throws RemoteFailure, InterruptedException {
+    List<HostCommand> commands = procedure.clients().stream().filter(c -> c.stage() == stage).toList();
+    List<Parallel.Start> starts = new ArrayList<>();
+    Map<RemoteProcess, HostCommand> byProcess = new java.util.concurrent.ConcurrentHashMap<>();
+    for (HostCommand c : commands) {
+      starts.add(() -> {
+        RemoteProcess p = host(c).start(label(c), c.command(), null);
+        byProcess.put(p, c);
+        return p;
+      });
+    }
+    List<RemoteProcess> started = new ArrayList<>();
+    try {
+      Parallel.startAll(starts, started);
+    } finally {
+      for (HostCommand c : commands) { // in the procedure's order, for outputs and sums
+        byProcess.entrySet().stream().filter(e -> e.getValue() == c).findFirst()
+            .ifPresent(e -> clients.put(c, e.getKey()));
+      }
+    }
+  }
+
+  /** Waits for the clients of a stage to end by themselves; one that fails ends the repetition. */
+  private void awaitClients(int stage) throws RemoteFailure {
+    long deadline = now() + procedure.toolSeconds() * 1000 + CLIENT_SLACK.toMillis();
+    for (Map.Entry<HostCommand, RemoteProcess> e : clients.entrySet()) {
+      if (e.getKey().stage() != stage) {
+        continue;
+      }
+      RemoteProcess p = e.getValue();
+      OptionalInt exit = p.awaitExit(Duration.ofMillis(Math.max(1, deadline - now())));
+      if (exit.isEmpty()) {
+        throw new RemoteFailure(p.host(), p.label() + " did not end within " + procedure.toolSeconds() + " s + "
+            + CLIENT_SLACK.toSeconds() + " s; stopped it");
+      }
+      if (exit.getAsInt() != 0) {
+        throw new RemoteFailure(p.host(), p.label() + " failed" + exit(p) + stderrTail(p));
+      }
+    }
+  }
+
+  private Optional<SteadyEvent> awaitSteady(String run, long until) throws InterruptedException {
+    String iface = watched.iface();
+    return ctx.steady().await(s -> run.equals(s.run()) && watched.sampleMetric().equals(s.metric())
+            && watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface())),
+        Duration.ofMillis(Math.max(0, until - now())));
+  }
+
+  /**
+   * The outputs of clients that ended by themselves go to {@code tool-output}, where the processor reads
+   * their figures; clients stopped early (steady stop) printed no figure and are left out.
+   */
+  private void publishOutputs(String run, int repetition) {
+    for (Map.Entry<HostCommand, RemoteProcess> e : clients.entrySet()) {
+      HostCommand c = e.getKey();
+      RemoteProcess p = e.getValue();
+      OptionalInt exit = p.awaitExit(Duration.ZERO);
+      if (exit.isEmpty() || !Parsers.formats().contains(c.tool())) {
+        continue;
+      }
+      ctx.publisher().publish(ToolOutput.of(run, test.name(), repetition, c.host(), "client", c.tool(), c.instance(),
+          p.commandLine(), exit.getAsInt(), p.stdout(), p.stderr(), p.startedMillis(), p.endedMillis()));
+    }
+  }
+
+  private RemoteHost host(HostCommand c) {
+    return ctx.hosts().host(c.host());
+  }
+
+  private String label(HostCommand c) {
+    return c.tool() + (c.role() == Role.SAMPLER ? "" : "#" + c.instance());
+  }
+
+  private static void stopAll(java.util.Collection<RemoteProcess> processes) {
+    Parallel.stopAll(processes, STOP_GRACE);
+  }
+
+  private static String exit(RemoteProcess p) {
+    OptionalInt e = p.awaitExit(Duration.ZERO);
+    return e.isPresent() ? " (exit status " + e.getAsInt() + ")" : "";
+  }
+
+  private static String stderrTail(RemoteProcess p) {
+    String err = p.stderr() == null ? "" : p.stderr().strip();
+    if (err.isEmpty()) {
+      return "";
+    }
+    String[] lines = err.split("\n");
+    return ": " + String.join(" / ", java.util.Arrays.copyOfRange(lines, Math.max(0, lines.length - 3), lines.length));
+  }
+
+  private static void sleepUntil(long epochMillis) throws InterruptedException {
+    long left = epochMillis - now();
+    if (left > 0) {
+      Thread.sleep(left);
+    }
+  }
+
+  private static long now() {
+    return System.currentTimeMillis();
+  }
+}

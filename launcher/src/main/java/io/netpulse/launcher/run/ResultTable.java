@@ -1,0 +1,142 @@
+package io.netpulse.launcher.run;
+
+import io.netpulse.common.event.ResultEvent;
+import io.netpulse.launcher.remote.HostFacts;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The end of a run for people and for programs: a table shaped like the seeds' result tables (the
+ * host's facts, then one row per metric with each repetition, the mean and its 95 % interval) and
+ * the JSON form {@code [{"test","metric","unit","runs":[...],"mean","stddev","ci95"}, ...]}.
+ */
+final class ResultTable {
+
+  private ResultTable() {}
+
+  static void print(ExecutionReport report, PrintWriter out) {
+    out.printf("%nplan %s, execution %s, %d s%n", report.plan(), report.execution(), report.wallMillis() / 1000);
+    report.hosts().forEach((name, f) -> out.printf("  %-10s kernel %s, %s (%d queues)%s%n", name, f.kernel(), f.iface(),
+        f.queues(), f.toolVersions().isEmpty() ? "" : ", " + versions(f)));
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"test", "metric", "runs", "mean", "± ci95", "unit"});
+    List<String> notes = new ArrayList<>();
+    for (TestReport t : report.tests()) {
+      for (ResultEvent r : t.results()) {
+        List<String> runs = r.values().values().stream().map(ResultTable::number).toList();
+        rows.add(new String[] {t.test().name(), r.metric(), String.join(" ", runs), number(r.mean()),
+            r.ci95() == null ? "-" : number(r.ci95()), r.unit()});
+      }
+      if (t.failure() != null) {
+        rows.add(new String[] {t.test().name(), "-", "not run", "-", "-", "-"});
+        notes.add(t.test().name() + ": " + t.failure());
+      }
+      for (String m : t.missing()) {
+        rows.add(new String[] {t.test().name(), m, "no result", "-", "-", "-"});
+        notes.add(t.test().name() + " " + m + ": no result from the processor in time");
+      }
+      for (RepetitionOutcome o : t.repetitions()) {
+        if (!o.ok()) {
+          notes.add(t.test().name() + " repetition " + o.repetition() + " FAILED: " + o.failure());
+        }
+      }
+    }
+    int[] width = new int[rows.get(0).length];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        width[i] = Math.max(width[i], row[i].length());
+      }
+    }
+    out.println();
+    for (int r = 0; r < rows.size(); r++) {
+      StringBuilder line = new StringBuilder("|");
+      for (int i = 0; i < width.length; i++) {
+        String cell = rows.get(r)[i];
+        boolean right = i >= 2 && i <= 4 && r > 0;
+        line.append(' ').append(right ? pad(cell, width[i], true) : pad(cell, width[i], false)).append(" |");
+      }
+      out.println(line);
+      if (r == 0) {
+        StringBuilder rule = new StringBuilder("|");
+        for (int w : width) {
+          rule.append("-".repeat(w + 2)).append('|');
+        }
+        out.println(rule);
+      }
+    }
+    notes.forEach(n -> out.println("  " + n));
+    out.flush();
+  }
+
+  static List<Map<String, Object>> json(ExecutionReport report) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (TestReport t : report.tests()) {
+      for (ResultEvent r : t.results()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("test", t.test().name());
+        m.put("type", t.test().type().yamlName());
+        m.put("metric", r.metric());
+        m.put("unit", r.unit());
+        m.put("runs", new ArrayList<>(r.values().values()));
+        m.put("mean", r.mean());
+        m.put("stddev", r.stddev());
+        m.put("ci95", r.ci95());
+        m.put("n", r.n());
+        m.put("hosts", r.hosts());
+        m.put("run_ids", r.runs());
+        m.put("tools", toolsOf(report, t));
+        m.put("failed_repetitions", failures(t));
+        out.add(m);
+      }
+      if (t.failure() != null || !t.missing().isEmpty() || t.results().isEmpty()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("test", t.test().name());
+        m.put("type", t.test().type().yamlName());
+        m.put("error", t.failure() != null ? t.failure()
+            : t.missing().isEmpty() ? "no result" : "no result for " + String.join(", ", t.missing()));
+        m.put("failed_repetitions", failures(t));
+        out.add(m);
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, Object> toolsOf(ExecutionReport report, TestReport t) {
+    Map<String, Object> tools = new LinkedHashMap<>();
+    for (String h : PlanExecution.hostsOf(t.test())) {
+      HostFacts f = report.hosts().get(h);
+      if (f != null) {
+        tools.put(h, f.toolVersions());
+      }
+    }
+    return tools;
+  }
+
+  private static Map<Integer, String> failures(TestReport t) {
+    Map<Integer, String> m = new LinkedHashMap<>();
+    t.repetitions().stream().filter(o -> !o.ok()).forEach(o -> m.put(o.repetition(), o.failure()));
+    return m;
+  }
+
+  private static String versions(HostFacts f) {
+    List<String> parts = new ArrayList<>();
+    f.toolVersions().forEach((tool, v) -> parts.add(tool + " " + v));
+    return String.join(", ", parts);
+  }
+
+  static String number(double v) {
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return String.format(Locale.ROOT, "%.0f", v);
+    }
+    return String.format(Locale.ROOT, Math.abs(v) >= 1000 ? "%.1f" : Math.abs(v) >= 1 ? "%.3f" : "%.4g", v);
+  }
+
+  private static String pad(String s, int w, boolean right) {
+    String fill = " ".repeat(Math.max(0, w - s.length()));
+    return right ? fill + s : s + fill;
+  }
+}

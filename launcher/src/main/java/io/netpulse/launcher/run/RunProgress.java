@@ -1,0 +1,126 @@
+package io.netpulse.launcher.run;
+
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.RunEvent.Phase;
+import io.netpulse.launcher.plan.TestSpec;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.DelegatingProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * The live terminal view of a run, on stderr (stdout is kept for the result, e.g. {@code --output json}):
+ * one progress bar per repetition with test, repetition, phase, elapsed seconds and the current 1-s
+ * rate of the metric under test on the SUT. On a terminal the bar redraws in place; otherwise (CI
+ * logs, a pipe) it prints a plain line every few seconds.
+ */
+final class RunProgress implements AutoCloseable {
+
+  private final PrintStream out;
+  private final boolean interactive;
+  private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "netpulse-progress");
+    t.setDaemon(true);
+    return t;
+  });
+  private ProgressBar bar;
+  private ScheduledFuture<?> tick;
+  private long started;
+  private volatile Phase phase;
+  private volatile String label;
+  private volatile Watch watch;
+  private volatile String rate = "";
+
+  /** The series whose 1-s rate is shown: the SUT's metric under test. */
+  record Watch(String host, String iface, String metric) {}
+
+  RunProgress(PrintStream out, boolean interactive) {
+    this.out = out;
+    this.interactive = interactive;
+  }
+
+  synchronized void startRepetition(TestSpec test, int repetition, long plannedSeconds) {
+    closeBar();
+    label = test.label() + " rep " + repetition + "/" + test.repetitions();
+    phase = Phase.PREPARING;
+    rate = "";
+    started = System.currentTimeMillis();
+    bar = new ProgressBarBuilder()
+        .setTaskName(label)
+        .setInitialMax(Math.max(1, plannedSeconds))
+        .setUnit(" s", 1)
+        .setStyle(ProgressBarStyle.ASCII)
+        .setUpdateIntervalMillis(interactive ? 500 : 5000)
+        .setConsumer(interactive ? new ConsoleProgressBarConsumer(out) : new DelegatingProgressBarConsumer(out::println, 120))
+        .hideEta()
+        .build();
+    tick = ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+  }
+
+  void watch(Watch w) {
+    this.watch = w;
+  }
+
+  void phase(Phase p) {
+    phase = p;
+    tick();
+  }
+
+  /** A rate from the processor; shown when it is the watched series' 1-s window. */
+  void onRate(RateEvent r) {
+    Watch w = watch;
+    if (w != null && "1s".equals(r.window()) && w.metric().equals(r.metric()) && w.host().equals(r.host())
+        && (w.iface() == null || w.iface().equals(r.iface()))) {
+      rate = Figures.format(r.mean(), r.unit());
+    }
+  }
+
+  private synchronized void tick() {
+    if (bar == null) {
+      return;
+    }
+    long elapsed = (System.currentTimeMillis() - started) / 1000;
+    if (elapsed > bar.getMax()) {
+      bar.maxHint(elapsed);
+    }
+    bar.stepTo(elapsed);
+    bar.setExtraMessage(" " + phase.name().toLowerCase(Locale.ROOT) + (rate.isEmpty() ? "" : " " + rate));
+  }
+
+  synchronized void endRepetition(String failure) {
+    closeBar();
+    long secs = (System.currentTimeMillis() - started) / 1000;
+    out.println(label + ": " + (failure == null ? "done in " + secs + " s" : "FAILED after " + secs + " s: " + failure));
+    watch = null;
+  }
+
+  void message(String line) {
+    synchronized (this) {
+      out.println(line);
+    }
+  }
+
+  private void closeBar() {
+    if (tick != null) {
+      tick.cancel(false);
+      tick = null;
+    }
+    if (bar != null) {
+      bar.close();
+      bar = null;
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    closeBar();
+    ticker.shutdownNow();
+  }
+}
