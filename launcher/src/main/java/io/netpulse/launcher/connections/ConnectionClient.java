@@ -177,7 +177,8 @@ public final class ConnectionClient {
         Pending p = new Pending(channel, remote, now + settings.connectTimeout().toNanos());
         if (channel.connect(remote)) {
           p.finished = true;
-          established(channel.register(selector, SelectionKey.OP_READ));
+          channel.register(selector, SelectionKey.OP_READ);
+          established();
         } else {
           channel.register(selector, SelectionKey.OP_CONNECT, p);
           pending.addLast(p);
@@ -228,7 +229,7 @@ public final class ConnectionClient {
           if (p.channel.finishConnect()) {
             key.attach(null);
             key.interestOps(SelectionKey.OP_READ);
-            established(key);
+            established();
           }
         } catch (IOException e) {
           key.cancel();
@@ -241,7 +242,7 @@ public final class ConnectionClient {
     }
   }
 
-  private void established(SelectionKey key) {
+  private void established() {
     opened++;
     open++;
     if (open > peakOpen) {

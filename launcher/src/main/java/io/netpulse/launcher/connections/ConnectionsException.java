@@ -16,7 +16,7 @@ public final class ConnectionsException extends UserError {
   /** EMFILE / ENFILE: the JDK reports them only through the message text. */
   static boolean tooManyOpenFiles(IOException e) {
     String m = e.getMessage();
-    return m != null && (m.contains("Too many open files") || m.contains("Too many open files in system"));
+    return m != null && m.contains("Too many open files"); // also "... in system" (ENFILE)
   }
 
   static ConnectionsException tooManyOpenFiles(String side, long open, IOException e) {
