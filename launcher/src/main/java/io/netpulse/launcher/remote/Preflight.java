@@ -16,7 +16,7 @@ public final class Preflight {
   private static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(10);
 
   /** Version flags; other programs are only looked up on PATH. */
-  private static final Map<String, String> VERSION_FLAGS = Map.of("netperf", "-V", "iperf3", "--version",
+  private static final Map<String, String> VERSION_FLAGS = Map.of("netperf", "-V", "netserver", "-V", "iperf3", "--version",
       "iperf", "-v", "qperf", "--version", "sockperf", "--version", "sar", "-V", "ss", "-V", "ping", "-V",
       "java", "-version");
 
@@ -30,7 +30,7 @@ public final class Preflight {
       "for t in \"$@\"; do",
       "  if command -v \"$t\" >/dev/null 2>&1; then",
       "    case $t in",
-      "      netperf) f=-V;; iperf3) f=--version;; iperf) f=-v;; qperf) f=--version;;",
+      "      netperf|netserver) f=-V;; iperf3) f=--version;; iperf) f=-v;; qperf) f=--version;;",
       "      sockperf) f=--version;; sar) f=-V;; ss) f=-V;; ping) f=-V;; java) f=-version;;",
       "      *) f=;;",
       "    esac",

@@ -294,7 +294,9 @@ public final class PlanExecution {
     StringBuilder b = new StringBuilder();
     b.append("kernel ").append(f.kernel()).append(", ").append(f.iface()).append(" with ").append(f.queues())
         .append(" queue(s), nofile ").append(f.nofile());
-    f.toolVersions().forEach((tool, v) -> b.append(", ").append(tool).append(' ').append(v));
+    if (!f.toolVersions().isEmpty()) {
+      b.append(", ").append(ResultTable.versions(f));
+    }
     return b.toString();
   }
 }

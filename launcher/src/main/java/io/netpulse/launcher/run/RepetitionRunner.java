@@ -71,6 +71,8 @@ final class RepetitionRunner {
     String run = RunIds.run(ctx.execution(), test, repetition);
     Lifecycle life = new Lifecycle(ctx, procedure, repetition, run);
     ctx.progress().startRepetition(test, repetition, plannedSeconds());
+    long began = now();
+    long trafficStart = 0;
     HostPreparation irqs = null;
     long measuringStart = 0;
     long measuringEnd = 0;
@@ -84,6 +86,7 @@ final class RepetitionRunner {
       startSamplers(run);
       startServers();
       long t0 = now();
+      trafficStart = t0;
       life.phase(Phase.WARMUP, t0, null);
       ctx.progress().phase(Phase.WARMUP);
       int lastStage = procedure.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
@@ -141,7 +144,10 @@ final class RepetitionRunner {
     } catch (RuntimeException e) {
       failure = failure == null ? e.getMessage() : failure;
     }
-    ctx.progress().endRepetition(failure);
+    long ended = now();
+    ctx.progress().endRepetition(failure, trafficStart == 0 ? ended - began : trafficStart - began,
+        trafficStart == 0 || measuringEnd == 0 ? 0 : measuringEnd - trafficStart,
+        measuringEnd == 0 ? 0 : ended - measuringEnd);
     return new RepetitionOutcome(run, repetition, failure, measuringStart, measuringEnd, steadyAt);
   }
 

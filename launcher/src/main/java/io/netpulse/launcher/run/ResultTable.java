@@ -90,6 +90,7 @@ final class ResultTable {
         m.put("run_ids", r.runs());
         m.put("tools", toolsOf(report, t));
         m.put("failed_repetitions", failures(t));
+        m.put("repetitions", repetitions(t));
         out.add(m);
       }
       if (t.failure() != null || !t.missing().isEmpty() || t.results().isEmpty()) {
@@ -116,15 +117,33 @@ final class ResultTable {
     return tools;
   }
 
+  /** When each repetition measured, and after how long its metric was steady (-1: not steady-stopped). */
+  private static List<Map<String, Object>> repetitions(TestReport t) {
+    List<Map<String, Object>> reps = new ArrayList<>();
+    for (RepetitionOutcome o : t.repetitions()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("repetition", o.repetition());
+      m.put("run", o.run());
+      m.put("measuring_start_ms", o.measuringStart());
+      m.put("measuring_end_ms", o.measuringEnd());
+      m.put("steady_after_ms", o.steadyAtMillis());
+      m.put("failure", o.failure());
+      reps.add(m);
+    }
+    return reps;
+  }
+
   private static Map<Integer, String> failures(TestReport t) {
     Map<Integer, String> m = new LinkedHashMap<>();
     t.repetitions().stream().filter(o -> !o.ok()).forEach(o -> m.put(o.repetition(), o.failure()));
     return m;
   }
 
-  private static String versions(HostFacts f) {
+  /** "netperf Netperf version 2.7.0" reads better as "Netperf version 2.7.0": the tool's name once. */
+  static String versions(HostFacts f) {
     List<String> parts = new ArrayList<>();
-    f.toolVersions().forEach((tool, v) -> parts.add(tool + " " + v));
+    f.toolVersions().forEach((tool, v) ->
+        parts.add(v.toLowerCase(Locale.ROOT).startsWith(tool.toLowerCase(Locale.ROOT)) ? v : tool + " " + v));
     return String.join(", ", parts);
   }
 

@@ -94,10 +94,14 @@ final class RunProgress implements AutoCloseable {
     bar.setExtraMessage(" " + phase.name().toLowerCase(Locale.ROOT) + (rate.isEmpty() ? "" : " " + rate));
   }
 
-  synchronized void endRepetition(String failure) {
+  /** The repetition's end, with where its time went: starting processes, traffic, stopping and publishing. */
+  synchronized void endRepetition(String failure, long setupMillis, long trafficMillis, long windDownMillis) {
     closeBar();
     long secs = (System.currentTimeMillis() - started) / 1000;
-    out.println(label + ": " + (failure == null ? "done in " + secs + " s" : "FAILED after " + secs + " s: " + failure));
+    String split = String.format(Locale.ROOT, " (start %.1f s, traffic %.1f s, stop %.1f s)", setupMillis / 1000.0,
+        trafficMillis / 1000.0, windDownMillis / 1000.0);
+    out.println(label + ": " + (failure == null ? "done in " + secs + " s" + split
+        : "FAILED after " + secs + " s: " + failure));
     watch = null;
   }
 

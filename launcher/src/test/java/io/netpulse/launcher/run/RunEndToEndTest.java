@@ -74,6 +74,32 @@ class RunEndToEndTest {
     assertNothingLeft(HOSTS);
   }
 
+  @Test
+  void steadyStopEndsEachRepetitionOneWindowAfterTheMetricSettles() throws Exception {
+    Path plan = TestPlans.write(dir, HOSTS, "e2e-steady", """
+        repetitions: 2
+        stop: steady
+        warmup: 1s
+        steady: { window: 3s, spread: 10 }""",
+        "{ type: rx_pps, tool: iperf3, streams: 2, duration: 40s }");
+    long t0 = System.nanoTime();
+    Run run = run(plan);
+    long wallSeconds = (System.nanoTime() - t0) / 1_000_000_000L;
+    assertThat(run.exit).as(run.stderr).isZero();
+    JsonNode r = Json.mapper().readTree(run.stdout).get(0);
+    assertThat(r.path("metric").asText()).isEqualTo("rx_pps");
+    assertThat(r.path("runs")).hasSize(2);
+    for (JsonNode rep : r.path("repetitions")) {
+      // settled within the 41 s the tools would run, and measured one 3-s window from there
+      assertThat(rep.path("steady_after_ms").asLong()).as(rep.toString()).isBetween(0L, 38_000L);
+      assertThat(rep.path("measuring_end_ms").asLong() - rep.path("measuring_start_ms").asLong())
+          .as(rep.toString()).isBetween(3_000L, 4_500L);
+    }
+    // both repetitions together took less than one fixed-length repetition would have
+    assertThat(wallSeconds).as(run.stderr).isLessThan(2 * 41);
+    assertNothingLeft(HOSTS);
+  }
+
   /** Processes in the hosts' network namespaces (ps alone would list the whole machine's). */
   static void assertNothingLeft(TestHosts hosts) throws Exception {
     for (var host : List.of(hosts.sut(), hosts.peer())) {
