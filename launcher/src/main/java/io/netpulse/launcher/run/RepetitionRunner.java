@@ -95,7 +95,7 @@ final class RepetitionRunner {
       if (watched != null && ctx.plan().stop() == StopMode.STEADY) {
         long window = ctx.plan().steady().window().toMillis();
         long cap = Math.max(t0 + test.warmup().toMillis(), toolEnd - window);
-        Optional<SteadyEvent> steady = awaitSteady(run, cap);
+        Optional<SteadyEvent> steady = awaitSteady(run, t0, cap);
         measuringStart = now();
         String note = null;
         if (steady.isPresent()) {
@@ -226,10 +226,15 @@ final class RepetitionRunner {
     }
   }
 
-  private Optional<SteadyEvent> awaitSteady(String run, long until) throws InterruptedException {
+  /**
+   * The steady event of this repetition's metric on the SUT whose window lies in the traffic (sar rows
+   * carry the SUT's second boundaries, hence a second of slack).
+   */
+  private Optional<SteadyEvent> awaitSteady(String run, long trafficStart, long until) throws InterruptedException {
     String iface = watched.iface();
     return ctx.steady().await(s -> run.equals(s.run()) && watched.sampleMetric().equals(s.metric())
-            && watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface())),
+            && watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface()))
+            && s.ts() - s.windowMs() >= trafficStart - 2_000,
         Duration.ofMillis(Math.max(0, until - now())));
   }
 

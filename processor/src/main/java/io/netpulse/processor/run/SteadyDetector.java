@@ -15,6 +15,8 @@ public final class SteadyDetector {
   /** Whether the last judgement was "settled": only the change to settled is reported. */
   public boolean settled;
   public long lastSeen;
+  /** The first value seen: a rising metric counts as settled only once it has risen from there. */
+  public Double baseline;
 
   /** The judgement of a window: settled or not, with the spread (or rise) and mean it saw. */
   public record Verdict(boolean settled, double spread, double mean, long windowMs, long ts) {}
@@ -31,6 +33,9 @@ public final class SteadyDetector {
     }
     times.add(at, ts);
     values.add(at, value);
+    if (baseline == null) {
+      baseline = value;
+    }
     lastSeen = Math.max(lastSeen, ts);
     long newest = times.get(times.size() - 1);
     long windowMs = config.window().toMillis();
@@ -62,7 +67,9 @@ public final class SteadyDetector {
     if (rising) {
       double first = values.get(0);
       spread = first > 0 ? (max - first) / first : Double.POSITIVE_INFINITY;
-      ok = spread <= config.maxRise();
+      // "reaches its maximum and stays unchanged": flat before the clients connect is not a maximum
+      boolean rose = min > baseline * (1 + config.maxRise());
+      ok = spread <= config.maxRise() && rose;
     } else {
       spread = mean > 0 ? (max - min) / mean : Double.POSITIVE_INFINITY; // an idle series has not settled
       ok = spread <= config.maxSpread();

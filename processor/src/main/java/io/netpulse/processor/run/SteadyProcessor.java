@@ -64,7 +64,11 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     if (s == null || s.summary() || !Double.isFinite(s.value())) {
       return;
     }
-    SteadyConfig config = config(plans.get(run));
+    RunEvent latest = plans.get(run);
+    if (beforeTraffic(latest, s.ts())) {
+      return;
+    }
+    SteadyConfig config = config(latest);
     String key = run + SEP + s.seriesKey();
     SteadyDetector detector = windows.get(key);
     if (detector == null) {
@@ -76,6 +80,21 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, s.host(), s.iface(), s.metric(),
           settled.mean(), s.unit(), settled.windowMs(), settled.spread(), settled.ts()), record.timestamp()));
     }
+  }
+
+  /**
+   * Samples of a run taken before its traffic started (the samplers start first) must not make it
+   * look settled: an idle interface or a flat connection count is no steady state of the test.
+   */
+  private static boolean beforeTraffic(RunEvent latest, long sampleTs) {
+    if (latest == null || latest.phase() == null) {
+      return false; // a run without lifecycle (replays, fleet monitoring): judge everything
+    }
+    return switch (latest.phase()) {
+      case PLANNED, PREPARING -> true;
+      case WARMUP -> sampleTs < latest.ts();
+      default -> false;
+    };
   }
 
   /** The run's own thresholds when its lifecycle carries them, else its plan's, else the defaults. */

@@ -209,6 +209,29 @@ class RunTopologyTest {
   }
 
   @Test
+  void samplesBeforeTheTrafficStartsAndAFlatConnectionCountBeforeTheRampAreNotSteady() {
+    long t0 = T;
+    typedPhase("run-11", "cc", "concurrent_connections", "server", null, Phase.PREPARING, t0 - 20_000);
+    for (long t = t0 - 15_000; t < t0; t += 1000) { // samplers run before the clients: flat, pre-traffic
+      sample(new Sample(1, "rx_pps", 5000, "packets/s", "server", "eth0", t, "run-11", "sar-dev", false, null));
+      sample(new Sample(1, "tcp_estab", 1, "connections", "server", null, t, "run-11", "ss-summary", false, null));
+    }
+    assertThat(steady.readValuesToList()).isEmpty();
+    typedPhase("run-11", "cc", "concurrent_connections", "server", null, Phase.WARMUP, t0);
+    for (long t = t0; t < t0 + 12_000; t += 1000) { // the client JVM still starting: estab flat at 1
+      sample(new Sample(1, "tcp_estab", 1, "connections", "server", null, t, "run-11", "ss-summary", false, null));
+    }
+    assertThat(steady.readValuesToList()).as("flat before any rise").isEmpty();
+    for (long t = t0 + 12_000; t < t0 + 30_000; t += 1000) { // ramp to 3000 in 3 s, then held
+      double estab = Math.min(3000, 1 + (t - t0 - 11_000) / 1000 * 1000);
+      sample(new Sample(1, "tcp_estab", estab, "connections", "server", null, t, "run-11", "ss-summary", false, null));
+    }
+    List<SteadyEvent> settled = steady.readValuesToList();
+    assertThat(settled).hasSize(1);
+    assertThat(settled.get(0).value()).isEqualTo(3000.0);
+  }
+
+  @Test
   void concurrentConnectionsSettleWhenTcpEstabStopsRising() {
     List<Sample> ss = RecordedSeries.ss("server", "run-8").stream().filter(s -> s.metric().equals("tcp_estab")).toList();
     ss.forEach(this::sample);
