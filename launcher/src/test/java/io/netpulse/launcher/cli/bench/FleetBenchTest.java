@@ -46,6 +46,7 @@ class FleetBenchTest {
     FleetBench.Verdict v = FleetBench.run(dir, 50, Duration.ofSeconds(20), Duration.ofSeconds(5), 1, 2,
         ProcessorSettings.DEFAULTS, out);
     String text = bytes.toString(StandardCharsets.UTF_8);
+    System.out.print(text); // the figures, for whoever reads the test report
 
     assertThat(v.reports()).hasSize(4);
     assertThat(text).contains("fleet: 50 hosts").contains("lag ").contains("heap after GC").contains("verdict:");
