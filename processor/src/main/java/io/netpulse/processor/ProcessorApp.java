@@ -1,6 +1,7 @@
 package io.netpulse.processor;
 
 import io.netpulse.common.Topics;
+import io.netpulse.processor.run.SteadyConfig;
 import io.netpulse.processor.topology.ProcessorTopology;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +37,8 @@ public final class ProcessorApp implements AutoCloseable {
   /** As {@link #start(String, Topics, Path, String)}, with the guarantee, commit interval, threads and producer set. */
   public static ProcessorApp start(String bootstrapServers, Topics topics, Path stateDir, String applicationId,
       ProcessorSettings settings) {
-    KafkaStreams streams = new KafkaStreams(new ProcessorTopology(topics).build(),
+    KafkaStreams streams = new KafkaStreams(new ProcessorTopology(topics, SteadyConfig.DEFAULTS, java.util.Map.of(),
+            settings.commitInterval()).build(),
         properties(bootstrapServers, stateDir, applicationId, settings));
     ProcessorApp app = new ProcessorApp(streams);
     streams.setStateListener((now, before) -> {
