@@ -1,6 +1,7 @@
 package io.netpulse.processor;
 
 import io.netpulse.common.Topics;
+import io.netpulse.processor.run.SteadyConfig;
 import io.netpulse.processor.topology.ProcessorTopology;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,8 +31,15 @@ public final class ProcessorApp implements AutoCloseable {
    * @param stateDir where Kafka Streams keeps its local state (window stores)
    */
   public static ProcessorApp start(String bootstrapServers, Topics topics, Path stateDir, String applicationId) {
-    KafkaStreams streams = new KafkaStreams(new ProcessorTopology(topics).build(),
-        properties(bootstrapServers, stateDir, applicationId));
+    return start(bootstrapServers, topics, stateDir, applicationId, ProcessorSettings.DEFAULTS);
+  }
+
+  /** As {@link #start(String, Topics, Path, String)}, with the guarantee, commit interval, threads and producer set. */
+  public static ProcessorApp start(String bootstrapServers, Topics topics, Path stateDir, String applicationId,
+      ProcessorSettings settings) {
+    KafkaStreams streams = new KafkaStreams(new ProcessorTopology(topics, SteadyConfig.DEFAULTS, java.util.Map.of(),
+            settings.commitInterval()).build(),
+        properties(bootstrapServers, stateDir, applicationId, settings));
     ProcessorApp app = new ProcessorApp(streams);
     streams.setStateListener((now, before) -> {
       if (now == KafkaStreams.State.RUNNING) {
@@ -46,20 +54,28 @@ public final class ProcessorApp implements AutoCloseable {
   }
 
   static Properties properties(String bootstrapServers, Path stateDir, String applicationId) {
+    return properties(bootstrapServers, stateDir, applicationId, ProcessorSettings.DEFAULTS);
+  }
+
+  static Properties properties(String bootstrapServers, Path stateDir, String applicationId, ProcessorSettings settings) {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    // Live dashboards want each second's rate promptly; 100 ms commits keep EOS latency low.
-    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+        settings.exactlyOnce() ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE);
+    // Live dashboards want each second's rate promptly; 100 ms commits (the default) keep EOS latency low.
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, (int) settings.commitInterval().toMillis());
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
     p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 16 * 1024 * 1024);
     // A record no serde can read is logged and skipped: the application never stops on bad input
     // (the topics fed from outside, lines, tool-output and runs, are read as bytes and dead-lettered).
     p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
         org.apache.kafka.streams.errors.LogAndContinueExceptionHandler.class);
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1); // the broker's default, 1 on the embedded one
-    p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), settings.producerLingerMs());
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), settings.producerBatchBytes());
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), settings.compression());
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     // A crashed instance's partitions move to the others within 10 s rather than 45 s.
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
@@ -78,6 +94,11 @@ public final class ProcessorApp implements AutoCloseable {
     streams.metadataForLocalThreads().forEach(thread ->
         thread.activeTasks().forEach(task -> out.addAll(task.topicPartitions())));
     return out;
+  }
+
+  /** Kafka Streams' own metrics (process-rate, commit-latency-avg, producer record-send-rate, ...). */
+  public java.util.Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> metrics() {
+    return streams.metrics();
   }
 
   public KafkaStreams.State state() {

@@ -14,6 +14,8 @@ public final class ProcessorCommand implements Callable<Integer> {
 
   @Mixin PipelineOptions pipeline = new PipelineOptions();
 
+  @Mixin ProcessorTuning tuning = new ProcessorTuning();
+
   @Option(names = "--application-id", defaultValue = "${env:NETPULSE_APPLICATION_ID:-"
       + ProcessorApp.DEFAULT_APPLICATION_ID + "}",
       description = "Kafka Streams application id; instances with the same id share the work "
@@ -26,12 +28,14 @@ public final class ProcessorCommand implements Callable<Integer> {
       throw new UserError("processor needs --bootstrap-servers (or NETPULSE_BOOTSTRAP_SERVERS); "
           + "'netpulse demo' runs everything embedded");
     }
+    io.netpulse.processor.ProcessorSettings settings = tuning.settings();
     CountDownLatch stopped = new CountDownLatch(1);
     try (ProcessorApp app = ProcessorApp.start(pipeline.bootstrapServers, pipeline.topics(),
-        pipeline.dataDir.resolve("streams"), applicationId)) {
+        pipeline.dataDir.resolve("streams"), applicationId, settings)) {
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
       if (app.awaitRunning(Duration.ofSeconds(60))) {
-        System.err.println("processor running: " + applicationId + " on " + pipeline.bootstrapServers);
+        System.err.println("processor running: " + applicationId + " on " + pipeline.bootstrapServers
+            + " (" + settings.describe() + ")");
       }
       stopped.await();
     }

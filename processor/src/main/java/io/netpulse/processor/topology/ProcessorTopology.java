@@ -26,15 +26,26 @@ public final class ProcessorTopology {
   private final Topics topics;
   private final SteadyConfig steadyDefaults;
   private final Map<String, SteadyConfig> steadyPerPlan;
+  private final java.time.Duration rateEmitEvery;
 
   public ProcessorTopology(Topics topics) {
     this(topics, SteadyConfig.DEFAULTS, Map.of());
   }
 
   public ProcessorTopology(Topics topics, SteadyConfig steadyDefaults, Map<String, SteadyConfig> steadyPerPlan) {
+    this(topics, steadyDefaults, steadyPerPlan, RateTopology.DEFAULT_EMIT_EVERY);
+  }
+
+  /**
+   * @param rateEmitEvery how often changed rate windows are emitted: no more often than the commit interval, since
+   *                      with exactly-once a reader sees them only at a commit anyway
+   */
+  public ProcessorTopology(Topics topics, SteadyConfig steadyDefaults, Map<String, SteadyConfig> steadyPerPlan,
+      java.time.Duration rateEmitEvery) {
     this.topics = topics;
     this.steadyDefaults = steadyDefaults;
     this.steadyPerPlan = steadyPerPlan;
+    this.rateEmitEvery = rateEmitEvery;
   }
 
   public Topology build() {
@@ -51,7 +62,7 @@ public final class ProcessorTopology {
             .withKeySerde(Serdes.String()).withValueSerde(JsonSerde.of(Sample.class)))
         .processValues(SampleTime::new, Named.as("tool-sample-time"));
     samples = samples.merge(toolSamples, Named.as("all-samples"));
-    new RateTopology(topics).build(samples);
+    new RateTopology(topics, RateTopology.DEFAULT_GRACE, rateEmitEvery).build(samples);
     KStream<String, RunValue> values =
         new RunTopology(topics, steadyDefaults, steadyPerPlan).build(builder, samples, figures);
     new ResultsTopology(topics).build(values);

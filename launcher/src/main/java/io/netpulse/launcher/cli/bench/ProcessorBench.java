@@ -3,6 +3,7 @@ package io.netpulse.launcher.cli.bench;
 import io.netpulse.common.Topics;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.processor.ProcessorApp;
+import io.netpulse.processor.ProcessorSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +40,7 @@ final class ProcessorBench {
   static final String APPLICATION_ID = "netpulse-bench";
 
   /** Figures of one run. */
-  record Result(int lines, double rawLinesPerS, double processorLinesPerS) {
+  record Result(int lines, double rawLinesPerS, double processorLinesPerS, List<String> details) {
     double ratio() {
       return processorLinesPerS / rawLinesPerS;
     }
@@ -47,7 +48,8 @@ final class ProcessorBench {
 
   private ProcessorBench() {}
 
-  static Result run(Path workDir, int lines, int hosts, int partitions, java.io.PrintStream progress) throws Exception {
+  static Result run(Path workDir, int lines, int hosts, int partitions, ProcessorSettings settings,
+      java.io.PrintStream progress) throws Exception {
     List<SarLineGenerator.Line> data = SarLineGenerator.generate(lines, hosts, System.currentTimeMillis() - 3_600_000);
     Topics topics = new Topics("bench.");
     try (EmbeddedKafka kafka = EmbeddedKafka.start(workDir.resolve("kafka"), 0)) {
@@ -63,7 +65,8 @@ final class ProcessorBench {
       double rawRate = lines / ((System.nanoTime() - t0) / 1e9);
       progress.printf("raw produce-then-consume: %.0f lines/s%n", rawRate);
 
-      try (ProcessorApp app = ProcessorApp.start(kafka.bootstrapServers(), topics, workDir.resolve("streams"), APPLICATION_ID)) {
+      try (ProcessorApp app = ProcessorApp.start(kafka.bootstrapServers(), topics, workDir.resolve("streams"),
+          APPLICATION_ID, settings)) {
         if (!app.awaitRunning(Duration.ofSeconds(90))) {
           throw new IllegalStateException("the processor did not reach RUNNING within 90 s");
         }
@@ -71,7 +74,11 @@ final class ProcessorBench {
         produce(kafka, topics.lines(), data);
         awaitCommitted(kafka, topics.lines(), Duration.ofMinutes(10));
         double processorRate = lines / ((System.nanoTime() - t1) / 1e9);
-        return new Result(lines, rawRate, processorRate);
+        List<String> details = new java.util.ArrayList<>(StreamsFigures.metrics(app.metrics()));
+        try (Admin admin = admin(kafka)) {
+          details.addAll(StreamsFigures.recordsPerLine(admin, "bench.", APPLICATION_ID, lines));
+        }
+        return new Result(lines, rawRate, processorRate, details);
       }
     }
   }

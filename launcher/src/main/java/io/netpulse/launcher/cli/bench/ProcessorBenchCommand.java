@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
         "lines/s of the same broker in the same run, and their ratio."})
 public final class ProcessorBenchCommand implements Callable<Integer> {
 
-  @Option(names = "--lines", defaultValue = "200000", description = "sar lines to send (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--lines", defaultValue = "200000", description = "sampler lines (sar -n DEV, ss -s) to send (default: ${DEFAULT-VALUE}).")
   int lines;
 
   @Option(names = "--hosts", defaultValue = "100", description = "simulated hosts (default: ${DEFAULT-VALUE}).")
@@ -22,6 +22,11 @@ public final class ProcessorBenchCommand implements Callable<Integer> {
 
   @Option(names = "--partitions", defaultValue = "2", description = "partitions per topic (default: ${DEFAULT-VALUE}).")
   int partitions;
+
+  @picocli.CommandLine.Mixin io.netpulse.launcher.cli.ProcessorTuning tuning = new io.netpulse.launcher.cli.ProcessorTuning();
+
+  @Option(names = "--details", description = "also print Streams/producer metrics and records written per line per topic.")
+  boolean details;
 
   @Option(names = "--data-dir", defaultValue = "${env:NETPULSE_DATA_DIR:-./.netpulse}",
       description = "a scratch directory for the broker and stream state is made here and removed after "
@@ -33,13 +38,18 @@ public final class ProcessorBenchCommand implements Callable<Integer> {
     if (lines < 1000 || hosts < 1 || partitions < 1) {
       throw new UserError("bench processor: --lines must be ≥ 1000, --hosts and --partitions ≥ 1");
     }
+    var settings = tuning.settings();
     Files.createDirectories(dataDir);
     Path work = Files.createTempDirectory(dataDir, "bench-");
     try {
-      ProcessorBench.Result r = ProcessorBench.run(work, lines, hosts, partitions, System.err);
+      ProcessorBench.Result r = ProcessorBench.run(work, lines, hosts, partitions, settings, System.err);
+      System.out.printf(Locale.ROOT, "settings: %s; %d partitions, %d hosts%n", settings.describe(), partitions, hosts);
       System.out.printf(Locale.ROOT, "processor end-to-end: %.0f lines/s%n", r.processorLinesPerS());
       System.out.printf(Locale.ROOT, "raw produce-then-consume: %.0f lines/s%n", r.rawLinesPerS());
       System.out.printf(Locale.ROOT, "ratio: %.2f (%d lines)%n", r.ratio(), r.lines());
+      if (details) {
+        r.details().forEach(System.out::println);
+      }
       return 0;
     } finally {
       try (var paths = Files.walk(work)) {
