@@ -45,7 +45,7 @@ final class FleetSimulator implements AutoCloseable {
       if (h % HOSTS_PER_COLLECTOR == 0) {
         // memory for ~20 s of this collector's lines; one send-and-wait round trip per ~1/3 s of lines
         sink = new KafkaLineSink(new SinkSettings(bootstrapServers, linesTopic, null, HOSTS_PER_COLLECTOR * 16 * 20,
-            SinkSettings.DEFAULT_SPOOL_MAX_BYTES, 2000, Duration.ofSeconds(10)), metrics);
+            SinkSettings.DEFAULT_SPOOL_MAX_BYTES, 2000, Duration.ofSeconds(10), SinkSettings.DEFAULT_BATCH_LINGER), metrics);
         sinks.add(sink);
       }
       String name = "fleet-host-" + h;
