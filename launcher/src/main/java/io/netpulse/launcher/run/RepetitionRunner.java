@@ -100,8 +100,12 @@ final class RepetitionRunner {
         String note = null;
         if (steady.isPresent()) {
           steadyAt = measuringStart - t0;
+          ctx.progress().message(String.format(java.util.Locale.ROOT, "%s rep %d: %s steady after %.1f s at %s",
+              test.label(), repetition, watched.sampleMetric(), steadyAt / 1000.0,
+              Figures.format(steady.get().value(), steady.get().unit())));
         } else {
           note = "not steady after " + (measuringStart - t0) / 1000 + " s; measured the last window anyway";
+          ctx.progress().message(test.label() + " rep " + repetition + ": " + note);
         }
         life.phase(Phase.MEASURING, measuringStart, note);
         ctx.progress().phase(Phase.MEASURING);

@@ -232,6 +232,25 @@ class RunTopologyTest {
   }
 
   @Test
+  void withTheRunsOwnShortWindowTheConnectionCountSettlesOnceHeld() {
+    long t0 = T;
+    RunEvent.Steady own = new RunEvent.Steady(3000, 0.05, 0.005);
+    for (Phase p : List.of(Phase.PREPARING, Phase.WARMUP)) {
+      long ts = p == Phase.PREPARING ? t0 - 3000 : t0;
+      runs.pipeInput("run-12", Json.bytes(new RunEvent(RunEvent.SCHEMA, "run-12", "plan-a", "cc", 1, p, ts, null,
+          "concurrent_connections", "sut", null, "plan-a-x", own)), ts);
+    }
+    double[] estab = {1, 1, 1500, 3001, 3001, 3001, 3001, 3001, 3001};
+    for (int i = 0; i < estab.length; i++) {
+      sample(new Sample(1, "tcp_estab", estab[i], "connections", "sut", null, t0 + 500 + i * 1000L, "run-12",
+          "ss-summary", false, null));
+    }
+    List<SteadyEvent> settled = steady.readValuesToList();
+    assertThat(settled).hasSize(1);
+    assertThat(settled.get(0).windowMs()).isEqualTo(3000);
+  }
+
+  @Test
   void concurrentConnectionsSettleWhenTcpEstabStopsRising() {
     List<Sample> ss = RecordedSeries.ss("server", "run-8").stream().filter(s -> s.metric().equals("tcp_estab")).toList();
     ss.forEach(this::sample);
