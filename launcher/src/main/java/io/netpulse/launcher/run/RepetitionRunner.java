@@ -70,6 +70,7 @@ final class RepetitionRunner {
     clients.clear();
     String run = RunIds.run(ctx.execution(), test, repetition);
     Lifecycle life = new Lifecycle(ctx, procedure, repetition, run);
+    ctx.current().set(life);
     ctx.progress().startRepetition(test, repetition, plannedSeconds());
     HostPreparation irqs = null;
     long measuringStart = 0;
@@ -137,9 +138,11 @@ final class RepetitionRunner {
       }
     }
     try {
-      life.phase(failure == null ? Phase.DONE : Phase.FAILED, now(), failure);
+      life.end(failure == null ? Phase.DONE : Phase.FAILED, now(), failure);
     } catch (RuntimeException e) {
       failure = failure == null ? e.getMessage() : failure;
+    } finally {
+      ctx.current().compareAndSet(life, null);
     }
     ctx.progress().endRepetition(failure);
     return new RepetitionOutcome(run, repetition, failure, measuringStart, measuringEnd, steadyAt);
