@@ -57,6 +57,10 @@ public final class PlanExecution {
   private final String bootstrapServers;
   private final Topics topics;
   private final RunProgress progress;
+  /** Counted down when the Ctrl-C hook has stopped everything and sent its event. */
+  private final java.util.concurrent.CountDownLatch interruptHandled = new java.util.concurrent.CountDownLatch(1);
+  /** While set, a JVM shutdown runs the Ctrl-C hook. */
+  private volatile Thread interruptHook;
 
   public PlanExecution(Plan plan, Settings settings, String bootstrapServers, Topics topics,
       java.io.PrintStream progressOut, boolean interactive) {
@@ -85,6 +89,7 @@ public final class PlanExecution {
       AtomicReference<Lifecycle> current = new AtomicReference<>();
       Thread cleanup = new Thread(() -> onInterrupt(hosts, current, preparations), "netpulse-run-cleanup");
       Runtime.getRuntime().addShutdownHook(cleanup);
+      interruptHook = cleanup;
       try {
         hosts.failures().forEach((host, why) -> view.message(aboutHost(host, why)));
         Map<String, String> hostProblems = new LinkedHashMap<>(hosts.failures());
@@ -103,6 +108,7 @@ public final class PlanExecution {
         preparations.forEach(HostPreparation::close);
         try {
           Runtime.getRuntime().removeShutdownHook(cleanup);
+          interruptHook = null;
         } catch (IllegalStateException shuttingDown) {
           // the hook is running already (Ctrl-C): it does the same
         }
@@ -120,6 +126,30 @@ public final class PlanExecution {
    * (an embedded one is being closed by another hook at the same time, so this is best effort).
    */
   private void onInterrupt(ConnectedHosts hosts, AtomicReference<Lifecycle> current,
+      List<HostPreparation> preparations) {
+    try {
+      stopAndReport(hosts, current, preparations);
+    } finally {
+      interruptHandled.countDown();
+    }
+  }
+
+  /**
+   * For another shutdown hook that must not take the pipeline away before this execution's Ctrl-C hook has
+   * stopped the hosts and published its event (hooks run in no set order): waits for it, at most {@code max}.
+   */
+  public void awaitInterruptHandled(Duration max) {
+    if (interruptHook == null) {
+      return; // not running, or ended normally: no hook will run
+    }
+    try {
+      interruptHandled.await(max.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void stopAndReport(ConnectedHosts hosts, AtomicReference<Lifecycle> current,
       List<HostPreparation> preparations) {
     Lifecycle running = current.get();
     CompletableFuture<Void> failed = running != null && running.claimEnd()

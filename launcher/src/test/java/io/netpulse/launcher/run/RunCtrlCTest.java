@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Ctrl-C on {@code netpulse run PLAN} (a child JVM, as from a terminal) while a 4-stream netperf test
- * measures: the child exits, none of the tools it started is left in either namespace, the repetition
+ * measures: the child (with its embedded pipeline, the default) exits, none of the tools it started is left in either namespace, the repetition
  * under way is FAILED on {@code runs} as interrupted, and the plan's second test never starts.
  */
 class RunCtrlCTest {
@@ -40,34 +40,37 @@ class RunCtrlCTest {
         "{ type: rx_bandwidth, name: long-stream, streams: 4, duration: 60s }",
         "{ type: latency, name: never-reached, duration: 2s, ping_count: 2 }");
     Path stderr = dir.resolve("stderr.txt");
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
-      Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-          "run", plan.toString(), "--output=json", "--data-dir=" + dir.resolve("data"),
-          "--bootstrap-servers=" + kafka.bootstrapServers(), "--result-timeout=5")
-          .redirectOutput(dir.resolve("stdout.txt").toFile()).redirectError(stderr.toFile()).start();
-      try {
-        await("the repetition measuring with netserver, netperf and sar running").atMost(Duration.ofSeconds(180))
-            .pollInterval(Duration.ofMillis(500))
-            .until(() -> {
-              assertThat(child.isAlive()).as("child ended early:\n" + Files.readString(stderr)).isTrue();
-              return Files.readString(stderr).contains("measuring")
-                  && RunEndToEndTest.commandsIn(HOSTS.sut().namespace()).containsAll(List.of("netserver", "sar"))
-                  && RunEndToEndTest.commandsIn(HOSTS.peer().namespace()).contains("netperf");
-            });
-        // SIGINT, as Ctrl-C in a terminal delivers it (Process.destroy() would send TERM)
-        assertThat(new ProcessBuilder("kill", "-INT", String.valueOf(child.pid())).start().waitFor()).isZero();
-        assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child exits after SIGINT:\n" + Files.readString(stderr))
-            .isTrue();
-      } finally {
-        if (child.isAlive()) {
-          child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+    Path data = dir.resolve("data");
+    // the default, embedded pipeline: its broker goes down with the child, its data stays in --data-dir
+    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+        "run", plan.toString(), "--output=json", "--data-dir=" + data, "--result-timeout=5")
+        .redirectOutput(dir.resolve("stdout.txt").toFile()).redirectError(stderr.toFile()).start();
+    try {
+    await("the repetition measuring with netserver, netperf and sar running").atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> {
+          assertThat(child.isAlive()).as("child ended early:\n" + Files.readString(stderr)).isTrue();
+          return Files.readString(stderr).contains("measuring")
+              && RunEndToEndTest.commandsIn(HOSTS.sut().namespace()).containsAll(List.of("netserver", "sar"))
+              && RunEndToEndTest.commandsIn(HOSTS.peer().namespace()).contains("netperf");
+        });
+    // SIGINT, as Ctrl-C in a terminal delivers it (Process.destroy() would send TERM)
+    assertThat(new ProcessBuilder("kill", "-INT", String.valueOf(child.pid())).start().waitFor()).isZero();
+    assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child exits after SIGINT:\n" + Files.readString(stderr))
+        .isTrue();
+    } finally {
+      if (child.isAlive()) {
+        child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
-      // the hook stops every group before the JVM ends; only the reaping of the killed ones may lag a little
-      await("no tool left in the namespaces").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
-          .untilAsserted(() -> RunEndToEndTest.assertNothingLeft(HOSTS));
+    }
+    System.err.println(Files.readString(stderr));
+    // the hook stops every group before the JVM ends; only the reaping of the killed ones may lag a little
+    await("no tool left in the namespaces").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+        .untilAsserted(() -> RunEndToEndTest.assertNothingLeft(HOSTS));
 
+    // the child's broker data, opened again here: what did the run publish before it ended?
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(data, 0)) {
       List<RunEvent> events = runEvents(kafka.bootstrapServers(), "long-stream", RunEvent.Phase.FAILED);
       RunEvent failed = events.stream().filter(e -> e.phase() == RunEvent.Phase.FAILED).findFirst().orElse(null);
       assertThat(failed).as("FAILED for the interrupted repetition in " + events).isNotNull();
