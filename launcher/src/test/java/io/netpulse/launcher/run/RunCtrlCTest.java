@@ -47,18 +47,18 @@ class RunCtrlCTest {
         "run", plan.toString(), "--output=json", "--data-dir=" + data, "--result-timeout=5")
         .redirectOutput(dir.resolve("stdout.txt").toFile()).redirectError(stderr.toFile()).start();
     try {
-    await("the repetition measuring with netserver, netperf and sar running").atMost(Duration.ofSeconds(180))
-        .pollInterval(Duration.ofMillis(500))
-        .until(() -> {
-          assertThat(child.isAlive()).as("child ended early:\n" + Files.readString(stderr)).isTrue();
-          return Files.readString(stderr).contains("measuring")
-              && RunEndToEndTest.commandsIn(HOSTS.sut().namespace()).containsAll(List.of("netserver", "sar"))
-              && RunEndToEndTest.commandsIn(HOSTS.peer().namespace()).contains("netperf");
-        });
-    // SIGINT, as Ctrl-C in a terminal delivers it (Process.destroy() would send TERM)
-    assertThat(new ProcessBuilder("kill", "-INT", String.valueOf(child.pid())).start().waitFor()).isZero();
-    assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child exits after SIGINT:\n" + Files.readString(stderr))
-        .isTrue();
+      await("the repetition measuring with netserver, netperf and sar running").atMost(Duration.ofSeconds(180))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> {
+            assertThat(child.isAlive()).as("child ended early:\n" + Files.readString(stderr)).isTrue();
+            return Files.readString(stderr).contains("measuring")
+                && RunEndToEndTest.commandsIn(HOSTS.sut().namespace()).containsAll(List.of("netserver", "sar"))
+                && RunEndToEndTest.commandsIn(HOSTS.peer().namespace()).contains("netperf");
+          });
+      // SIGINT, as Ctrl-C in a terminal delivers it (Process.destroy() would send TERM)
+      assertThat(new ProcessBuilder("kill", "-INT", String.valueOf(child.pid())).start().waitFor()).isZero();
+      assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child exits after SIGINT:\n" + Files.readString(stderr))
+          .isTrue();
     } finally {
       if (child.isAlive()) {
         child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
