@@ -76,7 +76,7 @@ class RunCtrlCTest {
       assertThat(failed).as("FAILED for the interrupted repetition in " + events).isNotNull();
       assertThat(failed.test()).isEqualTo("long-stream");
       assertThat(failed.run()).endsWith("-t1r1");
-      assertThat(failed.reason()).contains("interrupted");
+      assertThat(failed.reason()).contains("interrupted (SIGINT");
       assertThat(events).as("one last phase only").filteredOn(e -> e.phase() == RunEvent.Phase.FAILED
           || e.phase() == RunEvent.Phase.DONE).hasSize(1);
       assertThat(events).extracting(RunEvent::test).as("the second test never started").doesNotContain("never-reached");
