@@ -130,13 +130,22 @@ public class RunCommand implements Callable<Integer> {
   private int execute(Plan plan, PrintWriter out) {
     PrintStream progress = System.err;
     PipelineStack stack = PipelineStack.start(pipeline, dashboard, progress);
-    Thread hook = new Thread(stack::close, "netpulse-run-shutdown");
+    java.util.concurrent.atomic.AtomicReference<PlanExecution> running = new java.util.concurrent.atomic.AtomicReference<>();
+    Thread hook = new Thread(() -> {
+      // Ctrl-C: the execution's own hook stops the hosts and marks the run FAILED through Kafka first
+      PlanExecution e = running.get();
+      if (e != null) {
+        e.awaitInterruptHandled(Duration.ofSeconds(15));
+      }
+      stack.close();
+    }, "netpulse-run-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       progress.println("dashboard " + stack.dashboard().url());
       PlanExecution execution = new PlanExecution(plan, new PlanExecution.Settings(installTools,
           Duration.ofSeconds(connectTimeoutSeconds), Duration.ofSeconds(resultTimeoutSeconds), remoteJar),
           stack.bootstrapServers(), stack.topics(), progress, System.console() != null);
+      running.set(execution);
       ExecutionReport report = execution.execute();
       if (output == Output.json) {
         try {

@@ -136,6 +136,11 @@ public final class PlanLoader {
       String knownHosts = r.text(h, "known_hosts", where, null);
       boolean acceptNew = r.bool(h, "accept_new_host_keys", where, false);
       String java = r.text(h, "java", where, null);
+      if (java != null && ArgumentCheck.programProblem(java) != null) {
+        r.error(r.value(h, "java").at(), where + " java '" + java + "' " + ArgumentCheck.programProblem(java)
+            + ", expected the path of a java program, e.g. /usr/lib/jvm/java-17-openjdk-amd64/bin/java");
+        java = null;
+      }
       hosts.put(name, new HostSpec(name, address, user, port, path(identity),
           knownHosts == null ? Path.of(System.getProperty("user.home"), ".ssh", "known_hosts") : path(knownHosts),
           acceptNew, java));

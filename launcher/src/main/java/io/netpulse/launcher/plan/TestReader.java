@@ -4,6 +4,7 @@ import io.netpulse.launcher.plan.PlanReader.Located;
 import io.netpulse.launcher.plan.YamlTree.Location;
 import io.netpulse.launcher.plan.YamlTree.MapNode;
 import io.netpulse.launcher.plan.YamlTree.Node;
+import io.netpulse.launcher.procedure.ArgumentCheck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,10 +85,21 @@ final class TestReader {
     List<String> senders = type == TestType.HIGH_PPS ? hostRefs(m, "senders", where, type, peer, receiver) : null;
     boolean reverse = type == TestType.UDP_STREAM && r.bool(m, "reverse", where, false);
     IrqAffinity irq = type == TestType.HIGH_PPS ? readIrq(m, where) : null;
-    String c1000kDir = type == TestType.CONCURRENT_CONNECTIONS ? r.text(m, "c1000k_dir", where, "c1000k") : null;
+    String c1000kDir = type == TestType.CONCURRENT_CONNECTIONS ? c1000kDir(m, where) : null;
     return new TestSpec(index, type, name, duration, warmup, repetitions, sut, peer, streams, tool, message,
         request, response, port, portStep, listeners, pingCount, target, rate, clients, senders, server,
         reverse, irq, c1000kDir);
+  }
+
+  /** The directory of c1000k's server and client programs: the start of their program words. */
+  private String c1000kDir(MapNode m, String where) {
+    String dir = r.text(m, "c1000k_dir", where, "c1000k");
+    if (dir != null && ArgumentCheck.programProblem(dir) != null) {
+      r.error(r.value(m, "c1000k_dir").at(), where + " c1000k_dir '" + dir + "' " + ArgumentCheck.programProblem(dir)
+          + ", expected the directory of c1000k's server and client, e.g. /opt/c1000k");
+      return "c1000k";
+    }
+    return dir;
   }
 
   private IrqAffinity readIrq(MapNode m, String where) {

@@ -43,6 +43,17 @@ public final class ArgumentCheck {
         : "is not a user name (letters, digits, '_', '.', '-'; at most 32)";
   }
 
+  /**
+   * Null when {@code path} can be the program word of a {@link RemoteCommand}; otherwise why not: a leading
+   * '-' would be taken for an option (by prlimit, env) and a '=' for an environment assignment.
+   */
+  public static String programProblem(String path) {
+    if (path.startsWith("-")) {
+      return "starts with '-'";
+    }
+    return path.contains("=") ? "contains '='" : null;
+  }
+
   static boolean isEnvName(String name) {
     return ENV_NAME.matcher(name).matches();
   }

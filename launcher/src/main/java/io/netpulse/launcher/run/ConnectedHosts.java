@@ -21,6 +21,8 @@ final class ConnectedHosts implements AutoCloseable {
 
   private final Map<String, RemoteHosts> connected = new LinkedHashMap<>();
   private final Map<String, String> failures = new LinkedHashMap<>();
+  /** Set on Ctrl-C: from then on nothing new is started, so the hook's stop is the last word. */
+  private volatile boolean stopping;
 
   static ConnectedHosts connect(Plan plan, Duration timeout) {
     ConnectedHosts hosts = new ConnectedHosts();
@@ -46,6 +48,9 @@ final class ConnectedHosts implements AutoCloseable {
   }
 
   RemoteHost host(String name) {
+    if (stopping) {
+      throw new IllegalStateException("the run is being stopped (interrupted); host " + name + " starts nothing more");
+    }
     RemoteHosts h = connected.get(name);
     if (h == null) {
       throw new IllegalStateException("host " + name + " is not connected: " + failures.get(name));
@@ -66,6 +71,16 @@ final class ConnectedHosts implements AutoCloseable {
 
   Map<String, String> failures() {
     return failures;
+  }
+
+  /** Refuses further starts, then stops what runs (the Ctrl-C path). */
+  void shutDown(Duration grace) {
+    stopping = true;
+    stopAll(grace);
+  }
+
+  boolean stopping() {
+    return stopping;
   }
 
   void stopAll(Duration grace) {

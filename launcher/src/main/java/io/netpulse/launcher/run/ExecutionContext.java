@@ -2,12 +2,17 @@ package io.netpulse.launcher.run;
 
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.launcher.plan.Plan;
+import java.util.concurrent.atomic.AtomicReference;
 
-/** What every repetition of one plan execution shares. */
+/**
+ * What every repetition of one plan execution shares; {@code current} is the repetition under way, for the
+ * Ctrl-C hook to mark FAILED.
+ */
 record ExecutionContext(
     Plan plan,
     String execution,
     ConnectedHosts hosts,
     RunPublisher publisher,
     TopicFollower<SteadyEvent> steady,
-    RunProgress progress) {}
+    RunProgress progress,
+    AtomicReference<Lifecycle> current) {}

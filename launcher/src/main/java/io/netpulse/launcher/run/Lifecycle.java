@@ -4,6 +4,8 @@ import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.launcher.procedure.TestProcedure;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The lifecycle events of one repetition: who it is (plan, test name and type, SUT) stays the same, the phase moves. */
 final class Lifecycle {
@@ -12,6 +14,8 @@ final class Lifecycle {
   private final TestProcedure procedure;
   private final int repetition;
   private final String run;
+  /** Set by whoever publishes the last phase: the repetition itself, or the Ctrl-C hook (never both). */
+  private final AtomicBoolean ended = new AtomicBoolean();
 
   Lifecycle(ExecutionContext ctx, TestProcedure procedure, int repetition, String run) {
     this.ctx = ctx;
@@ -23,6 +27,24 @@ final class Lifecycle {
   void phase(Phase phase, long ts, String reason) {
     ctx.publisher().publish(procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
         .inExecution(ctx.execution(), steady(ctx)));
+  }
+
+  /** The last phase (DONE or FAILED), unless the Ctrl-C hook has claimed it already. */
+  void end(Phase phase, long ts, String reason) {
+    if (ended.compareAndSet(false, true)) {
+      phase(phase, ts, reason);
+    }
+  }
+
+  /** For the Ctrl-C hook: true when the repetition has not published its last phase and now never will. */
+  boolean claimEnd() {
+    return ended.compareAndSet(false, true);
+  }
+
+  /** FAILED with {@code reason}, after {@link #claimEnd}; waits at most {@code timeout} for the broker. */
+  void failClaimed(String reason, Duration timeout) {
+    ctx.publisher().publish(procedure.runEvent(run, ctx.plan().name(), repetition, Phase.FAILED,
+        System.currentTimeMillis(), reason).inExecution(ctx.execution(), steady(ctx)), timeout);
   }
 
   String run() {

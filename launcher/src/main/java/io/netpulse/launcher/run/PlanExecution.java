@@ -27,6 +27,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One execution of a plan on its hosts: connect, preflight (tools, SUT interface and queues),
@@ -44,11 +49,18 @@ public final class PlanExecution {
    */
   public record Settings(boolean installTools, Duration connectTimeout, Duration resultTimeout, Path remoteJar) {}
 
+  static final String INTERRUPTED = "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C): every process the run started was stopped";
+  private static final Duration INTERRUPT_PUBLISH = Duration.ofSeconds(3);
+
   private final Plan plan;
   private final Settings settings;
   private final String bootstrapServers;
   private final Topics topics;
   private final RunProgress progress;
+  /** Counted down when the Ctrl-C hook has stopped everything and sent its event. */
+  private final java.util.concurrent.CountDownLatch interruptHandled = new java.util.concurrent.CountDownLatch(1);
+  /** While set, a JVM shutdown runs the Ctrl-C hook. */
+  private volatile Thread interruptHook;
 
   public PlanExecution(Plan plan, Settings settings, String bootstrapServers, Topics topics,
       java.io.PrintStream progressOut, boolean interactive) {
@@ -74,19 +86,21 @@ public final class PlanExecution {
          ConnectedHosts hosts = ConnectedHosts.connect(plan, settings.connectTimeout());
          RunProgress view = progress) {
       rates.onRecord(view::onRate);
-      Thread cleanup = new Thread(() -> {
-        hosts.stopAll(Duration.ofSeconds(2));
-        preparations.forEach(HostPreparation::close);
-      }, "netpulse-run-cleanup");
+      AtomicReference<Lifecycle> current = new AtomicReference<>();
+      Thread cleanup = new Thread(() -> onInterrupt(hosts, current, preparations), "netpulse-run-cleanup");
       Runtime.getRuntime().addShutdownHook(cleanup);
+      interruptHook = cleanup;
       try {
         hosts.failures().forEach((host, why) -> view.message(aboutHost(host, why)));
         Map<String, String> hostProblems = new LinkedHashMap<>(hosts.failures());
         Map<String, Map<String, String>> missing = new LinkedHashMap<>();
         preflight(hosts, facts, hostProblems, missing);
         prepare(hosts, preparations, hostProblems);
-        ExecutionContext ctx = new ExecutionContext(plan, execution, hosts, publisher, steady, view);
+        ExecutionContext ctx = new ExecutionContext(plan, execution, hosts, publisher, steady, view, current);
         for (TestSpec test : plan.tests()) {
+          if (hosts.stopping()) {
+            break; // Ctrl-C: the hook has stopped everything and is ending the JVM
+          }
           reports.add(runTest(ctx, test, facts, hostProblems, missing, results));
         }
       } finally {
@@ -94,6 +108,7 @@ public final class PlanExecution {
         preparations.forEach(HostPreparation::close);
         try {
           Runtime.getRuntime().removeShutdownHook(cleanup);
+          interruptHook = null;
         } catch (IllegalStateException shuttingDown) {
           // the hook is running already (Ctrl-C): it does the same
         }
@@ -102,6 +117,62 @@ public final class PlanExecution {
       Thread.currentThread().interrupt();
     }
     return new ExecutionReport(plan.name(), execution, System.currentTimeMillis() - t0, facts, reports);
+  }
+
+  /**
+   * The shutdown hook (Ctrl-C, SIGTERM): the repetition under way is marked FAILED on {@code runs} while every
+   * remote process is stopped. The event is sent at the same time as the stop, before the repetition's own
+   * thread sees its clients die and closes the producer; the broker gets {@link #INTERRUPT_PUBLISH} at most
+   * (an embedded one is being closed by another hook at the same time, so this is best effort).
+   */
+  private void onInterrupt(ConnectedHosts hosts, AtomicReference<Lifecycle> current,
+      List<HostPreparation> preparations) {
+    try {
+      stopAndReport(hosts, current, preparations);
+    } finally {
+      interruptHandled.countDown();
+    }
+  }
+
+  /**
+   * For another shutdown hook that must not take the pipeline away before this execution's Ctrl-C hook has
+   * stopped the hosts and published its event (hooks run in no set order): waits for it, at most {@code max}.
+   */
+  public void awaitInterruptHandled(Duration max) {
+    if (interruptHook == null) {
+      return; // not running, or ended normally: no hook will run
+    }
+    try {
+      interruptHandled.await(max.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void stopAndReport(ConnectedHosts hosts, AtomicReference<Lifecycle> current,
+      List<HostPreparation> preparations) {
+    Lifecycle running = current.get();
+    CompletableFuture<Void> failed = running != null && running.claimEnd()
+        ? CompletableFuture.runAsync(() -> running.failClaimed(INTERRUPTED, INTERRUPT_PUBLISH), daemon())
+        : CompletableFuture.completedFuture(null);
+    hosts.shutDown(Duration.ofSeconds(2));
+    preparations.forEach(HostPreparation::close);
+    try {
+      failed.get(INTERRUPT_PUBLISH.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      progress.message("could not mark " + running.run() + " FAILED on " + topics.runs() + ": "
+          + (e.getCause() == null ? e : e.getCause()).getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static java.util.concurrent.Executor daemon() {
+    return task -> {
+      Thread t = new Thread(task, "netpulse-run-interrupted");
+      t.setDaemon(true);
+      t.start();
+    };
   }
 
   private TestReport runTest(ExecutionContext ctx, TestSpec test, Map<String, HostFacts> facts,
@@ -204,11 +275,13 @@ public final class PlanExecution {
         for (String tool : f.missingTools()) {
           lacking.put(tool, tool + " not found; install it (Debian: netperf is in non-free) or run with --install-tools");
         }
-        if (needed.contains("java") && !lacking.containsKey("java")) {
+        // the host's java may be a path of its own (hosts: NAME: java:), which is what the commands start
+        String java = plan.host(h.name()).java() == null ? "java" : plan.host(h.name()).java();
+        if (needed.contains(java) && !lacking.containsKey(java)) {
           try {
             JarShipper.ship(h, remoteJar());
           } catch (RemoteFailure e) {
-            lacking.put("java", e.getMessage());
+            lacking.put(java, e.getMessage());
           }
         }
         missing.put(h.name(), lacking);

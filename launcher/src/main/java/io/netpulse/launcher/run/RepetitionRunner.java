@@ -70,6 +70,7 @@ final class RepetitionRunner {
     clients.clear();
     String run = RunIds.run(ctx.execution(), test, repetition);
     Lifecycle life = new Lifecycle(ctx, procedure, repetition, run);
+    ctx.current().set(life);
     ctx.progress().startRepetition(test, repetition, plannedSeconds());
     long began = now();
     long trafficStart = 0;
@@ -144,9 +145,11 @@ final class RepetitionRunner {
       }
     }
     try {
-      life.phase(failure == null ? Phase.DONE : Phase.FAILED, now(), failure);
+      life.end(failure == null ? Phase.DONE : Phase.FAILED, now(), failure);
     } catch (RuntimeException e) {
       failure = failure == null ? e.getMessage() : failure;
+    } finally {
+      ctx.current().compareAndSet(life, null);
     }
     long ended = now();
     ctx.progress().endRepetition(failure, trafficStart == 0 ? ended - began : trafficStart - began,

@@ -43,9 +43,14 @@ final class RunPublisher implements AutoCloseable {
   }
 
   void publish(RunEvent event) {
+    publish(event, SEND_TIMEOUT);
+  }
+
+  /** As {@link #publish(RunEvent)}, waiting at most {@code timeout} for the broker's acknowledgement. */
+  void publish(RunEvent event, Duration timeout) {
     try {
       runs.send(new ProducerRecord<>(topics.runs(), null, event.ts(), event.run(), event))
-          .get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("cannot publish " + event.phase() + " of run " + event.run() + " to "
           + topics.runs() + ": " + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
