@@ -271,23 +271,10 @@ public final class ConnectionClient {
 
   /** Data is not expected; end of stream or a reset means the server let go of this one. */
   private void drain(SelectionKey key) {
-    SocketChannel channel = (SocketChannel) key.channel();
-    try {
-      int n;
-      do {
-        discard.clear();
-        n = channel.read(discard);
-      } while (n > 0);
-      if (n == 0) {
-        return;
-      }
-    } catch (IOException reset) {
-      // same as a close
+    if (HeldSockets.drainClosed(key, discard)) {
+      open--;
+      closedByPeer++;
     }
-    key.cancel();
-    closeQuietly(channel);
-    open--;
-    closedByPeer++;
   }
 
   private void failure(InetSocketAddress remote, IOException e) {
@@ -320,10 +307,7 @@ public final class ConnectionClient {
   }
 
   private static void closeQuietly(AutoCloseable c) {
-    try {
-      c.close();
-    } catch (Exception ignored) {
-      // best effort: the connection is being dropped anyway
-    }
+    HeldSockets.closeQuietly(c);
   }
+
 }

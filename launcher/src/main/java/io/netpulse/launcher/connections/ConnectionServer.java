@@ -156,22 +156,9 @@ public final class ConnectionServer implements AutoCloseable {
 
   /** Reads and discards; end of stream or a reset means the client let go. */
   private void drain(SelectionKey key) {
-    SocketChannel channel = (SocketChannel) key.channel();
-    try {
-      int n;
-      do {
-        discard.clear();
-        n = channel.read(discard);
-      } while (n > 0);
-      if (n == 0) {
-        return;
-      }
-    } catch (IOException resetByPeer) {
-      // a reset is how clients abort (SO_LINGER 0): same as a close here
+    if (HeldSockets.drainClosed(key, discard)) {
+      open--;
     }
-    key.cancel();
-    closeQuietly(channel);
-    open--;
   }
 
   public ServerStats stats() {
@@ -218,10 +205,7 @@ public final class ConnectionServer implements AutoCloseable {
   }
 
   private static void closeQuietly(AutoCloseable c) {
-    try {
-      c.close();
-    } catch (Exception ignored) {
-      // closing is best effort; the process is ending or the peer is gone
-    }
+    HeldSockets.closeQuietly(c);
   }
+
 }

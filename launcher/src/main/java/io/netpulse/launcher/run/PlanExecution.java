@@ -51,6 +51,8 @@ public final class PlanExecution {
 
   static final String INTERRUPTED = "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C): every process the run started was stopped";
   private static final Duration INTERRUPT_PUBLISH = Duration.ofSeconds(3);
+  /** A result is taken once no newer version of it has come for this long. */
+  private static final Duration RESULT_QUIET = Duration.ofSeconds(2);
 
   private final Plan plan;
   private final Settings settings;
@@ -77,8 +79,7 @@ public final class PlanExecution {
     String execution = RunIds.execution(plan.name(), Instant.ofEpochMilli(t0));
     progress.message("netpulse run: plan " + plan.name() + ", execution " + execution);
     List<TestReport> reports = new ArrayList<>();
-    Map<String, HostFacts> facts = new LinkedHashMap<>();
-    List<HostPreparation> preparations = new ArrayList<>();
+    HostChecks checks = new HostChecks(plan, settings, progress);
     try (RunPublisher publisher = new RunPublisher(bootstrapServers, topics);
          TopicFollower<SteadyEvent> steady = new TopicFollower<>(bootstrapServers, topics.steady(), SteadyEvent.class);
          TopicFollower<ResultEvent> results = new TopicFollower<>(bootstrapServers, topics.results(), ResultEvent.class);
@@ -87,25 +88,21 @@ public final class PlanExecution {
          RunProgress view = progress) {
       rates.onRecord(view::onRate);
       AtomicReference<Lifecycle> current = new AtomicReference<>();
-      Thread cleanup = new Thread(() -> onInterrupt(hosts, current, preparations), "netpulse-run-cleanup");
+      Thread cleanup = new Thread(() -> onInterrupt(hosts, current, checks), "netpulse-run-cleanup");
       Runtime.getRuntime().addShutdownHook(cleanup);
       interruptHook = cleanup;
       try {
-        hosts.failures().forEach((host, why) -> view.message(aboutHost(host, why)));
-        Map<String, String> hostProblems = new LinkedHashMap<>(hosts.failures());
-        Map<String, Map<String, String>> missing = new LinkedHashMap<>();
-        preflight(hosts, facts, hostProblems, missing);
-        prepare(hosts, preparations, hostProblems);
+        checks.run(hosts);
         ExecutionContext ctx = new ExecutionContext(plan, execution, hosts, publisher, steady, view, current);
         for (TestSpec test : plan.tests()) {
           if (hosts.stopping()) {
             break; // Ctrl-C: the hook has stopped everything and is ending the JVM
           }
-          reports.add(runTest(ctx, test, facts, hostProblems, missing, results));
+          reports.add(runTest(ctx, test, checks, results));
         }
       } finally {
         hosts.stopAll(Duration.ofSeconds(3));
-        preparations.forEach(HostPreparation::close);
+        checks.restore();
         try {
           Runtime.getRuntime().removeShutdownHook(cleanup);
           interruptHook = null;
@@ -116,7 +113,7 @@ public final class PlanExecution {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    return new ExecutionReport(plan.name(), execution, System.currentTimeMillis() - t0, facts, reports);
+    return new ExecutionReport(plan.name(), execution, System.currentTimeMillis() - t0, checks.facts(), reports);
   }
 
   /**
@@ -125,10 +122,9 @@ public final class PlanExecution {
    * thread sees its clients die and closes the producer; the broker gets {@link #INTERRUPT_PUBLISH} at most
    * (an embedded one is being closed by another hook at the same time, so this is best effort).
    */
-  private void onInterrupt(ConnectedHosts hosts, AtomicReference<Lifecycle> current,
-      List<HostPreparation> preparations) {
+  private void onInterrupt(ConnectedHosts hosts, AtomicReference<Lifecycle> current, HostChecks checks) {
     try {
-      stopAndReport(hosts, current, preparations);
+      stopAndReport(hosts, current, checks);
     } finally {
       interruptHandled.countDown();
     }
@@ -149,14 +145,13 @@ public final class PlanExecution {
     }
   }
 
-  private void stopAndReport(ConnectedHosts hosts, AtomicReference<Lifecycle> current,
-      List<HostPreparation> preparations) {
+  private void stopAndReport(ConnectedHosts hosts, AtomicReference<Lifecycle> current, HostChecks checks) {
     Lifecycle running = current.get();
     CompletableFuture<Void> failed = running != null && running.claimEnd()
         ? CompletableFuture.runAsync(() -> running.failClaimed(INTERRUPTED, INTERRUPT_PUBLISH), daemon())
         : CompletableFuture.completedFuture(null);
     hosts.shutDown(Duration.ofSeconds(2));
-    preparations.forEach(HostPreparation::close);
+    checks.restore();
     try {
       failed.get(INTERRUPT_PUBLISH.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
@@ -175,18 +170,15 @@ public final class PlanExecution {
     };
   }
 
-  private TestReport runTest(ExecutionContext ctx, TestSpec test, Map<String, HostFacts> facts,
-      Map<String, String> hostProblems, Map<String, Map<String, String>> missing, TopicFollower<ResultEvent> results)
-      throws InterruptedException {
-    Optional<String> problem = hostsOf(test).stream().filter(hostProblems::containsKey).findFirst()
-        .map(h -> aboutHost(h, hostProblems.get(h)))
-        .or(() -> missingTools(test, missing));
+  private TestReport runTest(ExecutionContext ctx, TestSpec test, HostChecks checks,
+      TopicFollower<ResultEvent> results) throws InterruptedException {
+    Optional<String> problem = checks.problemFor(test);
     if (problem.isPresent()) {
       progress.message(test.label() + ": not run: " + problem.get());
       Lifecycle.failAll(ctx, test, problem.get());
       return TestReport.notRun(test, problem.get());
     }
-    HostFacts sut = facts.get(test.sut());
+    HostFacts sut = checks.facts().get(test.sut());
     TestProcedure procedure;
     try {
       procedure = Procedures.build(plan, test, new SutFacts(sut.iface(), sut.queues()));
@@ -214,8 +206,13 @@ public final class PlanExecution {
     List<String> missing = new ArrayList<>();
     if (!okRuns.isEmpty()) {
       for (ResultRule rule : procedure.results()) {
-        Optional<ResultEvent> r = results.await(e -> plan.name().equals(e.plan()) && test.name().equals(e.test())
-            && rule.metric().equals(e.metric()) && e.runs().containsAll(okRuns), settings.resultTimeout());
+        java.util.function.Predicate<ResultEvent> complete = e -> plan.name().equals(e.plan())
+            && test.name().equals(e.test()) && rule.metric().equals(e.metric()) && e.runs().containsAll(okRuns);
+        Optional<ResultEvent> r = results.await(complete, settings.resultTimeout());
+        if (r.isPresent()) {
+          // a figure or sample that reached the processor late corrects the value: take the last one once quiet
+          r = results.awaitQuiet(complete, RESULT_QUIET);
+        }
         if (r.isPresent()) {
           found.add(r.get());
         } else {
@@ -226,150 +223,4 @@ public final class PlanExecution {
     return new TestReport(test, outcomes, found, null, missing);
   }
 
-  /**
-   * The first problem with a program this test starts (not installed, or netpulse's jar could not be put on
-   * the host), as a message naming the host and what to do.
-   */
-  private Optional<String> missingTools(TestSpec test, Map<String, Map<String, String>> missing) {
-    TestProcedure provisional = Procedures.build(plan, test, new SutFacts("eth0", 1));
-    for (HostCommand c : provisional.commands()) {
-      for (String program : programs(c)) {
-        String why = missing.getOrDefault(c.host(), Map.of()).get(program);
-        if (why != null) {
-          return Optional.of(aboutHost(c.host(), why));
-        }
-      }
-    }
-    return Optional.empty();
-  }
-
-  private void preflight(ConnectedHosts hosts, Map<String, HostFacts> facts, Map<String, String> problems,
-      Map<String, Map<String, String>> missing) {
-    Map<String, Set<String>> tools = new LinkedHashMap<>();
-    Map<String, String> peerOf = new LinkedHashMap<>();
-    for (TestSpec t : plan.tests()) {
-      TestProcedure provisional = Procedures.build(plan, t, new SutFacts("eth0", 1));
-      for (HostCommand c : provisional.commands()) {
-        tools.computeIfAbsent(c.host(), h -> new LinkedHashSet<>()).addAll(programs(c));
-      }
-      String other = hostsOf(t).stream().filter(h -> !h.equals(t.sut())).findFirst().orElse(null);
-      if (other != null) {
-        peerOf.putIfAbsent(t.sut(), plan.host(other).address());
-        for (String h : hostsOf(t)) {
-          peerOf.putIfAbsent(h, plan.host(t.sut()).address());
-        }
-      }
-    }
-    for (RemoteHost h : hosts.all()) {
-      String peer = peerOf.getOrDefault(h.name(), h.address());
-      Set<String> needed = tools.getOrDefault(h.name(), Set.of());
-      try {
-        HostFacts f = Preflight.check(h, needed, peer);
-        if (!f.missingTools().isEmpty() && settings.installTools()) {
-          progress.message("host " + h.name() + ": installing " + String.join(", ", f.missingTools()));
-          Preflight.install(h, f.missingTools());
-          f = Preflight.check(h, needed, peer);
-        }
-        facts.put(h.name(), f);
-        Map<String, String> lacking = new LinkedHashMap<>();
-        for (String tool : f.missingTools()) {
-          lacking.put(tool, tool + " not found; install it (Debian: netperf is in non-free) or run with --install-tools");
-        }
-        // the host's java may be a path of its own (hosts: NAME: java:), which is what the commands start
-        String java = plan.host(h.name()).java() == null ? "java" : plan.host(h.name()).java();
-        if (needed.contains(java) && !lacking.containsKey(java)) {
-          try {
-            JarShipper.ship(h, remoteJar());
-          } catch (RemoteFailure e) {
-            lacking.put(java, e.getMessage());
-          }
-        }
-        missing.put(h.name(), lacking);
-        progress.message("host " + h.name() + ": " + describe(f));
-      } catch (RemoteFailure e) {
-        problems.put(h.name(), e.getMessage());
-        progress.message(aboutHost(h.name(), e.getMessage()));
-      }
-    }
-  }
-
-  private void prepare(ConnectedHosts hosts, List<HostPreparation> preparations, Map<String, String> problems) {
-    if (plan.prepare().isEmpty()) {
-      return;
-    }
-    for (RemoteHost h : hosts.all()) {
-      if (problems.containsKey(h.name())) {
-        continue;
-      }
-      try {
-        HostPreparation p = HostPreparation.apply(h, plan.prepare());
-        preparations.add(p);
-        if (!p.changes().isEmpty()) {
-          progress.message("host " + h.name() + ": prepared for the run: " + String.join(", ", p.changes()));
-        }
-      } catch (RemoteFailure e) {
-        problems.put(h.name(), "cannot prepare: " + e.getMessage());
-      }
-    }
-  }
-
-  private Path remoteJar() throws RemoteFailure {
-    if (settings.remoteJar() != null) {
-      return settings.remoteJar();
-    }
-    try {
-      Path self = Path.of(PlanExecution.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      if (self.toString().endsWith(".jar")) {
-        return self;
-      }
-    } catch (java.net.URISyntaxException | RuntimeException e) {
-      // fall through to the message below
-    }
-    throw new RemoteFailure("localhost", "netpulse is not running from its jar, so there is no jar to put on the "
-        + "hosts for its connection tool; build it (mvn -DskipTests package) and use bin/netpulse");
-  }
-
-  /** "host NAME: message", unless the message names the host first already. */
-  static String aboutHost(String host, String message) {
-    return message.startsWith("host " + host) ? message : "host " + host + ": " + message;
-  }
-
-  private static Set<String> programs(HostCommand c) {
-    Set<String> p = new LinkedHashSet<>();
-    List<String> argv = c.command().argv();
-    p.add(argv.get(0));
-    if (argv.get(0).equals("prlimit") && argv.size() > 2) {
-      p.add(argv.get(2)); // prlimit --nofile=N:N PROGRAM ...
-    }
-    return p;
-  }
-
-  /** Every host a test uses. */
-  static Set<String> hostsOf(TestSpec t) {
-    Set<String> hs = new LinkedHashSet<>();
-    hs.add(t.sut());
-    if (t.peer() != null) {
-      hs.add(t.peer());
-    }
-    if (t.clients() != null) {
-      hs.addAll(t.clients());
-    }
-    if (t.senders() != null) {
-      hs.addAll(t.senders());
-    }
-    if (t.server() != null) {
-      hs.add(t.server());
-    }
-    return hs;
-  }
-
-  private static String describe(HostFacts f) {
-    StringBuilder b = new StringBuilder();
-    b.append("kernel ").append(f.kernel()).append(", ").append(f.iface()).append(" with ").append(f.queues())
-        .append(" queue(s), nofile ").append(f.nofile());
-    if (!f.toolVersions().isEmpty()) {
-      b.append(", ").append(ResultTable.versions(f));
-    }
-    return b.toString();
-  }
 }

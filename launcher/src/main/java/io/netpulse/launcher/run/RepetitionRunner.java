@@ -91,11 +91,15 @@ final class RepetitionRunner {
       life.phase(Phase.WARMUP, t0, null);
       ctx.progress().phase(Phase.WARMUP);
       int lastStage = procedure.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
-      long toolEnd = t0 + procedure.toolSeconds() * 1000;
       startClients(1);
-      if (watched != null && ctx.plan().stop() == StopMode.STEADY) {
+      // the schedule runs from when the clients are up: starting many over SSH takes a while on a busy host,
+      // and that time must not be taken out of the warm-up
+      long clientsUp = now();
+      long toolEnd = clientsUp + procedure.toolSeconds() * 1000;
+      boolean steadyStop = watched != null && ctx.plan().stop() == StopMode.STEADY;
+      if (steadyStop) {
         long window = ctx.plan().steady().window().toMillis();
-        long cap = Math.max(t0 + test.warmup().toMillis(), toolEnd - window);
+        long cap = Math.max(clientsUp + test.warmup().toMillis(), toolEnd - window);
         Optional<SteadyEvent> steady = awaitSteady(run, t0, cap);
         measuringStart = now();
         String note = null;
@@ -113,7 +117,7 @@ final class RepetitionRunner {
         sleepUntil(measuringStart + window);
         measuringEnd = now();
       } else {
-        measuringStart = Math.min(t0 + test.warmup().toMillis(), toolEnd);
+        measuringStart = Math.min(clientsUp + test.warmup().toMillis(), toolEnd);
         sleepUntil(measuringStart);
         life.phase(Phase.MEASURING, measuringStart, null);
         ctx.progress().phase(Phase.MEASURING);
@@ -125,10 +129,13 @@ final class RepetitionRunner {
         }
         measuringEnd = now();
       }
+      if (!steadyStop) {
+        // before STOPPING closes the window, so that the processor's first value has every instance's figure
+        publishOutputs(run, repetition);
+      }
       life.phase(Phase.STOPPING, measuringEnd, null);
       ctx.progress().phase(Phase.STOPPING);
       stopAll(clients.values());
-      publishOutputs(run, repetition);
     } catch (RemoteFailure e) {
       failure = e.getMessage();
     } catch (InterruptedException e) {

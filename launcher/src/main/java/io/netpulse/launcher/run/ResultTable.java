@@ -108,7 +108,7 @@ final class ResultTable {
 
   private static Map<String, Object> toolsOf(ExecutionReport report, TestReport t) {
     Map<String, Object> tools = new LinkedHashMap<>();
-    for (String h : PlanExecution.hostsOf(t.test())) {
+    for (String h : HostChecks.hostsOf(t.test())) {
       HostFacts f = report.hosts().get(h);
       if (f != null) {
         tools.put(h, f.toolVersions());

@@ -99,6 +99,24 @@ final class TopicFollower<V> implements AutoCloseable {
     }
   }
 
+  /** The latest match once no newer match has arrived for {@code quiet}. */
+  Optional<V> awaitQuiet(Predicate<V> match, Duration quiet) throws InterruptedException {
+    Optional<V> latest = await(match, Duration.ZERO);
+    while (true) {
+      long until = System.nanoTime() + quiet.toNanos();
+      synchronized (seen) {
+        while (System.nanoTime() < until && !closed) {
+          seen.wait(Math.max(1, (until - System.nanoTime()) / 1_000_000));
+        }
+      }
+      Optional<V> now = await(match, Duration.ZERO);
+      if (now.equals(latest)) { // records: an unchanged value, whether sent again or not
+        return now;
+      }
+      latest = now;
+    }
+  }
+
   @Override
   public void close() {
     closed = true;
