@@ -14,6 +14,7 @@ final class JvmCpuSampler implements AutoCloseable {
 
   private final NavigableMap<Long, Long> cpuNanosAt = new ConcurrentSkipListMap<>();
   private final Thread thread;
+  private volatile boolean closed;
 
   private JvmCpuSampler() {
     thread = new Thread(this::loop, "jvm-cpu-sampler");
@@ -43,11 +44,12 @@ final class JvmCpuSampler implements AutoCloseable {
   }
 
   private void loop() {
-    while (!Thread.currentThread().isInterrupted()) {
+    // a flag, not the interrupt status: code under test may interrupt threads it does not own
+    while (!closed) {
       try {
         Thread.sleep(PERIOD_MS);
       } catch (InterruptedException e) {
-        return;
+        // keep sampling until closed
       }
       sample();
     }
@@ -55,6 +57,6 @@ final class JvmCpuSampler implements AutoCloseable {
 
   @Override
   public void close() {
-    thread.interrupt();
+    closed = true;
   }
 }

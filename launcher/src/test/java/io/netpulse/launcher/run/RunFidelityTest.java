@@ -59,8 +59,9 @@ class RunFidelityTest {
     Path sarLog = dir.resolve("manual-sar.txt");
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
       Path plan = TestPlans.write(dir, HOSTS, "fidelity-rx", "repetitions: 2\nstop: fixed\nwarmup: 2s",
-          "{ type: rx_bandwidth, streams: 2, duration: 8s }",
-          "{ type: rx_pps, tool: iperf3, streams: 2, duration: 8s }");
+          // 14 s: a window's edge rows differ between two sars by up to one row's traffic, 1/n of the mean
+          "{ type: rx_bandwidth, streams: 2, duration: 14s }",
+          "{ type: rx_pps, tool: iperf3, streams: 2, duration: 14s }");
       // the seed's manual sampler, on the SUT, for the whole run
       Process sar = net.start(HOSTS.sut(),
           List.of("env", "LC_ALL=C", "S_TIME_FORMAT=ISO", "TZ=UTC", "sar", "-n", "DEV", "1"), sarLog);
