@@ -144,7 +144,10 @@ class RunFidelityTest {
           Files.readString(Path.of("/proc/loadavg")).strip(), outputs.get(0).command());
       double sameOutputs = byRun.values().stream().mapToDouble(ByHand::transRateSum).average().orElseThrow();
       double sameDiff = ByHand.relativeDifference(netpulse, sameOutputs);
-      report("new_connections (same outputs)", netpulse, sameOutputs, sameDiff, "netpulse runs " + entry.path("runs"));
+      Map<String, Double> handPerRun = new TreeMap<>();
+      byRun.forEach((run, outs) -> handPerRun.put(run, ByHand.transRateSum(outs)));
+      report("new_connections (same outputs)", netpulse, sameOutputs, sameDiff, "netpulse runs " + entry.path("runs")
+          + ", by hand per run " + handPerRun);
       assertThat(sameDiff).as("netpulse %.1f vs its netperf outputs summed by hand %.1f", netpulse, sameOutputs)
           .isLessThanOrEqualTo(TOLERANCE);
 
