@@ -113,11 +113,8 @@ class RunFidelityTest {
     int streams = 4;
     int seconds = 6;
     int port = 9001;
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-        JvmCpuSampler jvmCpu = JvmCpuSampler.start()) {
-      long beforeStart = System.currentTimeMillis();
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
       double before = manualNewConnections(streams, port, seconds, "before");
-      long beforeEnd = System.currentTimeMillis();
       Path plan = TestPlans.write(dir, HOSTS, "fidelity-crr", "repetitions: 3\nstop: fixed\nwarmup: 0s",
           "{ type: new_connections, streams: " + streams + ", port: " + port + ", duration: " + seconds + "s }");
       RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers());
@@ -134,13 +131,7 @@ class RunFidelityTest {
           .forEach(o -> byRun.computeIfAbsent(o.run(), k -> new ArrayList<>()).add(o.stdout()));
       assertThat(byRun.keySet()).containsExactlyInAnyOrderElementsOf(runIds);
       byRun.values().forEach(v -> assertThat(v).hasSize(streams));
-      for (String id : runIds) {
-        Window w = TopicReader.windows(kafka.bootstrapServers(), List.of(id)).get(id);
-        System.out.printf(Locale.ROOT, "FIDELITY %s: this JVM (Kafka, processor, QuestDB, dashboard, SSH) used %.2f"
-            + " cores during netpulse's repetition%n", id, jvmCpu.coresBetween(w.startMs(), w.endMs()));
-      }
-      System.out.printf(Locale.ROOT, "FIDELITY this JVM used %.2f cores during the manual run before; load %s;"
-          + " netpulse ran: %s%n", jvmCpu.coresBetween(beforeStart, beforeEnd),
+      System.out.printf(Locale.ROOT, "FIDELITY load %s; netpulse ran: %s%n",
           Files.readString(Path.of("/proc/loadavg")).strip(), outputs.get(0).command());
       double sameOutputs = byRun.values().stream().mapToDouble(ByHand::transRateSum).average().orElseThrow();
       double sameDiff = ByHand.relativeDifference(netpulse, sameOutputs);
