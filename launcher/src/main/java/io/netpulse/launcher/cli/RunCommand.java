@@ -44,15 +44,15 @@ public class RunCommand implements Callable<Integer> {
   @Mixin PipelineOptions pipeline = new PipelineOptions();
   @Mixin DashboardOptions dashboard = new DashboardOptions();
 
-  @Option(names = "--install-tools",
+  @Option(names = "--install-tools", defaultValue = "${env:NETPULSE_INSTALL_TOOLS:-false}",
       description = "install missing tools on the hosts with their package manager (apt: enables non-free for netperf)")
   boolean installTools;
 
-  @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "10",
+  @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_CONNECT_TIMEOUT:-10}",
       description = "SSH connect timeout per host (default: ${DEFAULT-VALUE})")
   int connectTimeoutSeconds;
 
-  @Option(names = "--result-timeout", paramLabel = "SECONDS", defaultValue = "30",
+  @Option(names = "--result-timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_RESULT_TIMEOUT:-30}",
       description = "how long to wait for the processor's result after a test's last repetition (default: ${DEFAULT-VALUE})")
   int resultTimeoutSeconds;
 
