@@ -74,13 +74,17 @@ class RunEndToEndTest {
     assertNothingLeft(HOSTS);
   }
 
+  /**
+   * The mechanism, not the thresholds: per-second UDP rates over veth on two shared cores swing by ±20 %
+   * (README, "Time to result"), so the spread allowed here is wide enough for them to settle.
+   */
   @Test
   void steadyStopEndsEachRepetitionOneWindowAfterTheMetricSettles() throws Exception {
     Path plan = TestPlans.write(dir, HOSTS, "e2e-steady", """
         repetitions: 2
         stop: steady
         warmup: 1s
-        steady: { window: 3s, spread: 10 }""",
+        steady: { window: 3s, spread: 30 }""",
         "{ type: rx_pps, tool: iperf3, streams: 2, duration: 40s }");
     long t0 = System.nanoTime();
     Run run = run(plan);
