@@ -214,7 +214,16 @@ public final class RemoteHost implements AutoCloseable {
 
   /** TERM to every running process group, KILL after {@code grace} to those still running; one kill per step. */
   public void stopAll(Duration grace) {
-    List<RemoteProcess> alive = alive();
+    stop(processes, grace);
+  }
+
+  /**
+   * Stops those of {@code which} that were started here and still run: TERM to their process groups, KILL
+   * after {@code grace} to those still running, one {@code kill} per step for all of them (not a round trip
+   * each); a process whose exit is still not seen after KILL has its channel closed.
+   */
+  public void stop(Collection<RemoteProcess> which, Duration grace) {
+    List<RemoteProcess> alive = alive(which);
     if (alive.isEmpty()) {
       return;
     }
@@ -223,19 +232,23 @@ public final class RemoteHost implements AutoCloseable {
     for (RemoteProcess p : alive) {
       p.awaitExit(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     }
-    List<RemoteProcess> stubborn = alive();
+    List<RemoteProcess> stubborn = alive(alive);
     if (!stubborn.isEmpty()) {
       LOG.info("{}: {} processes still running {} ms after TERM; sending KILL", name, stubborn.size(),
           grace.toMillis());
       signalGroups("KILL", pids(stubborn));
       for (RemoteProcess p : stubborn) {
-        p.awaitExit(Duration.ofSeconds(5));
+        if (p.awaitExit(Duration.ofSeconds(5)).isEmpty()) {
+          LOG.warn("{} {} (pid {}): no exit seen after KILL; closing its channel", name, p.label(), p.pid());
+          p.stopChannel();
+        }
       }
     }
   }
 
-  private List<RemoteProcess> alive() {
-    return processes.stream().filter(RemoteProcess::isAlive).filter(p -> p.pid() > 0).toList();
+  private List<RemoteProcess> alive(Collection<RemoteProcess> which) {
+    return which.stream().filter(processes::contains).filter(RemoteProcess::isAlive).filter(p -> p.pid() > 0)
+        .toList();
   }
 
   private static List<Long> pids(Collection<RemoteProcess> ps) {

@@ -126,7 +126,7 @@ public final class RemoteProcess {
     }
   }
 
-  private void stopChannel() {
+  void stopChannel() {
     try {
       stdin.close();
     } catch (IOException ignored) {

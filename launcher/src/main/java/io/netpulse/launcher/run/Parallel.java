@@ -2,7 +2,6 @@ package io.netpulse.launcher.run;
 
 import io.netpulse.launcher.remote.RemoteFailure;
 import io.netpulse.launcher.remote.RemoteProcess;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -59,17 +58,17 @@ final class Parallel {
     }
   }
 
-  /** Stops all at once: TERM, then KILL after {@code grace} for those still running. */
-  static void stopAll(Collection<RemoteProcess> processes, Duration grace) {
+  /** Runs every task at once and returns when all have ended; a task's failure is its own to report. */
+  static void runAll(Collection<Runnable> tasks) {
     List<Future<?>> futures = new ArrayList<>();
-    for (RemoteProcess p : List.copyOf(processes)) {
-      futures.add(POOL.submit(() -> p.stop(grace)));
+    for (Runnable task : tasks) {
+      futures.add(POOL.submit(task));
     }
     for (Future<?> f : futures) {
       try {
         f.get();
       } catch (ExecutionException e) {
-        // stop() logs what it could not do; the host's stopAll at the end of the run is the backstop
+        // stop() logs what it could not do; the hosts' stopAll at the end of the run is the backstop
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

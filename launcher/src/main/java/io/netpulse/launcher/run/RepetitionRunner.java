@@ -277,8 +277,12 @@ final class RepetitionRunner {
     return c.tool() + (c.role() == Role.SAMPLER ? "" : "#" + c.instance());
   }
 
-  private static void stopAll(java.util.Collection<RemoteProcess> processes) {
-    Parallel.stopAll(processes, STOP_GRACE);
+  /** Stops them host by host, one kill per step on each host, the hosts at once. */
+  private void stopAll(java.util.Collection<RemoteProcess> processes) {
+    Map<String, List<RemoteProcess>> byHost = processes.stream()
+        .collect(java.util.stream.Collectors.groupingBy(RemoteProcess::host));
+    Parallel.runAll(byHost.entrySet().stream()
+        .<Runnable>map(e -> () -> ctx.hosts().host(e.getKey()).stop(e.getValue(), STOP_GRACE)).toList());
   }
 
   private static String exit(RemoteProcess p) {
