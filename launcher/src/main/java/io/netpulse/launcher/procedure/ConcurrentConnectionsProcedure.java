@@ -40,7 +40,7 @@ final class ConcurrentConnectionsProcedure implements Procedure {
       int instance = 0;
       for (String client : t.clients()) {
         for (int port : ports) {
-          clients.add(HostCommand.client(client, "c1000k", instance++,
+          clients.add(HostCommand.holdingClient(client, "c1000k", instance++,
               limited(nofile, t.c1000kDir() + "/client", sut, port)));
         }
       }

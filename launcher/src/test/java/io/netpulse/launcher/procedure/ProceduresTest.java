@@ -188,6 +188,9 @@ class ProceduresTest {
     assertThat(rendered(c1000k.servers())).first().isEqualTo("sut: /opt/c1000k/server 2000");
     assertThat(rendered(c1000k.servers())).last().isEqualTo("sut: /opt/c1000k/server 64000");
     assertThat(rendered(c1000k.clients())).first().isEqualTo("peer: /opt/c1000k/client 198.18.0.2 2000");
+    // c1000k's client holds its connections forever: the launcher stops it after the test's time
+    assertThat(c1000k.clients()).allMatch(HostCommand::untilStopped);
+    assertThat(own.clients()).noneMatch(HostCommand::untilStopped);
   }
 
   @Test

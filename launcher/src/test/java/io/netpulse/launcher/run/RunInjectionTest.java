@@ -106,7 +106,8 @@ class RunInjectionTest {
     String evil = "d " + String.join(" ", hostile()).replace("\n", " ");
     Path evilDir = Files.createDirectories(dir.resolve(evil));
     script(evilDir.resolve("server"), "exec sleep 600");
-    script(evilDir.resolve("client"), "sleep 1");
+    // holds on like c1000k's client does: one that exits at once leaves a measuring window shorter than a sampler tick
+    script(evilDir.resolve("client"), "exec sleep 600");
     script(evilDir.resolve("java"), "exec java \"$@\"");
 
     StringBuilder hosts = new StringBuilder();
