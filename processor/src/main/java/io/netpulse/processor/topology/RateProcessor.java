@@ -34,10 +34,16 @@ import org.apache.kafka.streams.state.Stores;
  * 10-s windows are summed from ten buckets when emitted. Changed windows are emitted every
  * {@code emitEvery} of wall-clock time rather than on every sample, and a 10-s window only once the
  * series has reached its last second (or the window has closed), then again if a late sample
- * changes it: one 10-s update per series and second instead of ten partial ones. The dirty marks
- * are in the store too, so an update not yet emitted when an instance dies is emitted after the
- * restore; the 10-s marks are stored only with the bucket's other changes, so a restore may also emit
- * again, unchanged, a few 10-s windows already emitted (at least once, never lost).
+ * changes it: one 10-s update per series and second instead of ten partial ones.
+ *
+ * <p>The store (changelogged, so a restart or failover restores it) is written once per sample and
+ * never deleted from per bucket: a bucket's key is its series and its second modulo {@link #slots},
+ * more seconds than a bucket lives, so a new second overwrites a long-expired one. That is one
+ * changelog record per sample instead of three (put, put after emitting, delete at expiry; with the
+ * store's cache ~2.3), and no cache: 5.8k → see the README's processor benchmark. A series that
+ * stops deletes its slots once. Buckets are stored as they were on arrival, dirty marks included,
+ * so after a restore the windows of the last seconds are emitted again, with the same values:
+ * at least once, never lost.
  */
 final class RateProcessor implements Processor<String, Sample, String, RateEvent> {
 
@@ -46,6 +52,8 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
   private static final long TEN_MS = 10_000;
 
   private final long graceMs;
+  /** store slots per series: a bucket lives at most 10 s + grace after its second, plus one to spare */
+  private final int slots;
   private final Duration emitEvery;
   /** series key (host/iface/metric) → its buckets by start; the store's content, kept in objects */
   private final Map<String, TreeMap<Long, SecondBucket>> series = new HashMap<>();
@@ -60,14 +68,15 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
 
   RateProcessor(Duration grace, Duration emitEvery) {
     this.graceMs = grace.toMillis();
+    this.slots = (int) ((TEN_MS + graceMs + SECOND_MS - 1) / SECOND_MS) + 2;
     this.emitEvery = emitEvery;
   }
 
   static StoreBuilder<KeyValueStore<String, SecondBucket>> storeBuilder() {
-    // In memory (changelogged, restored on restart): a bucket lives seconds. Caching dedupes the
-    // changelog to one record per bucket per commit.
+    // In memory (changelogged, restored on restart): a bucket lives seconds. No cache: each bucket is written
+    // once, so a cache would only add a sorted copy of every write.
     return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), Serdes.String(), new SecondBucketSerde())
-        .withCachingEnabled();
+        .withCachingDisabled();
   }
 
   @Override
@@ -85,6 +94,10 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
         }
       }
     }
+    // slots not yet overwritten hold long-expired seconds: not emitted again
+    long expiredBelowMs = streamTimeMs - graceMs - TEN_MS;
+    series.values().forEach(buckets -> buckets.headMap(expiredBelowMs, true).clear());
+    series.values().removeIf(TreeMap::isEmpty);
     context.schedule(emitEvery, PunctuationType.WALL_CLOCK_TIME, now -> emitAndEvict());
   }
 
@@ -145,11 +158,11 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
     for (Iterator<Map.Entry<String, TreeMap<Long, SecondBucket>>> it = series.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, TreeMap<Long, SecondBucket>> e = it.next();
       NavigableMap<Long, SecondBucket> expired = e.getValue().headMap(closeMs - TEN_MS, true);
-      for (Long start : expired.keySet()) {
-        store.delete(storeKey(e.getKey(), start));
-      }
-      expired.clear();
+      expired.clear(); // their slots are overwritten by later seconds
       if (e.getValue().isEmpty()) {
+        for (int slot = 0; slot < slots; slot++) { // the series stopped: its slots go
+          store.delete(slotKey(e.getKey(), slot));
+        }
         it.remove();
       }
     }
@@ -170,7 +183,6 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
       if (!b.dirty()) {
         continue;
       }
-      boolean changed = b.secondDirty;
       if (b.secondDirty) {
         context.forward(new Record<>(key, b.secondRate(), b.startMs));
         b.secondDirty = false;
@@ -184,12 +196,6 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
         waiting = true;
       } else {
         b.tenDirtyFromMs = Long.MAX_VALUE;
-      }
-      // Written when its 1-s window went out, not each time its 10-s marks move (about once a second for ten
-      // seconds): those writes were most of the changelog (~70, then ~16 records per input line). The price: after
-      // a failover, 10-s windows emitted since the bucket's last write are emitted again, with the same values.
-      if (changed) {
-        store.put(storeKey(key, b.startMs), b);
       }
     }
     for (long w : tenStarts) {
@@ -215,8 +221,12 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
         startMs + TEN_MS, count == 0 ? 0 : sum / count, min, max, count);
   }
 
-  private static String storeKey(String seriesKey, long startMs) {
-    return seriesKey + '@' + startMs;
+  private String storeKey(String seriesKey, long startMs) {
+    return slotKey(seriesKey, (int) Math.floorMod(Math.floorDiv(startMs, SECOND_MS), (long) slots));
+  }
+
+  private static String slotKey(String seriesKey, int slot) {
+    return seriesKey + '@' + slot;
   }
 
   private static String seriesKeyOf(String storeKey) {

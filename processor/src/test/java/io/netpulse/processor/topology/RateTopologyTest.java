@@ -158,4 +158,35 @@ class RateTopologyTest {
     assertThat(tenSecond.get("sut/eth0/rx_bps@" + (T0 - 6000)).count()).isEqualTo(3);
     assertThat(tenSecond.keySet().stream().filter(k -> k.startsWith("sut/eth0/rx_bps@"))).hasSize(12);
   }
+
+  @Test
+  void theStoreHoldsAFixedNumberOfSlotsPerLiveSeriesAndNothingOfAStoppedOne() {
+    var store = driver.<String, SecondBucket>getKeyValueStore(RateProcessor.STORE);
+    for (int i = 0; i < 60; i++) {
+      samples.pipeInput("sut", sample("rx_bps", 10 + i, T0 + i * 1000L + 200));
+      samples.pipeInput("sut", sample("tx_bps", 5, T0 + i * 1000L + 300));
+      latest();
+    }
+    // a slot per second a bucket can live (10 s window + 2 s grace here, + 2): 14 per series, however long it runs
+    assertThat(keys(store)).hasSize(2 * 14);
+    // the newest second of rx_bps is in its slot, as it arrived
+    assertThat(keys(store).stream().map(store::get).filter(b -> b.metric.equals("rx_bps"))
+        .mapToLong(b -> b.startMs).max()).hasValue(T0 + 59_000);
+    assertThat(keys(store).stream().map(store::get).filter(b -> b.startMs == T0 + 59_000 && b.metric.equals("rx_bps"))
+        .findFirst().orElseThrow().allSum).isEqualTo(69.0);
+    // rx_bps stops; tx_bps goes on 20 s: rx_bps's slots are deleted once its last window has gone out
+    for (int i = 60; i < 80; i++) {
+      samples.pipeInput("sut", sample("tx_bps", 5, T0 + i * 1000L + 300));
+      latest();
+    }
+    assertThat(keys(store)).hasSize(14).allMatch(k -> k.startsWith("sut/eth0/tx_bps@"));
+  }
+
+  private static List<String> keys(org.apache.kafka.streams.state.KeyValueStore<String, SecondBucket> store) {
+    List<String> out = new java.util.ArrayList<>();
+    try (var it = store.all()) {
+      it.forEachRemaining(kv -> out.add(kv.key));
+    }
+    return out;
+  }
 }
