@@ -125,5 +125,17 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       }
     }
     old.forEach(windows::delete);
+    // a run's thresholds are forgotten as long after its last lifecycle event: an always-on processor sees
+    // runs come and go forever
+    List<String> ended = new ArrayList<>();
+    try (KeyValueIterator<String, RunEvent> it = plans.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, RunEvent> kv = it.next();
+        if (kv.value.ts() < horizon) {
+          ended.add(kv.key);
+        }
+      }
+    }
+    ended.forEach(plans::delete);
   }
 }

@@ -337,4 +337,33 @@ class RunTopologyTest {
     assertThat(old.sut()).isNull();
     assertThat(old.test()).isEqualTo("t");
   }
+
+  @Test
+  void aRunsStateIsForgottenHalfAnHourAfterItWasLastSeen() {
+    phase("run-old", "rx_bandwidth", 1, Phase.WARMUP, T - 10_000);
+    phase("run-old", "rx_bandwidth", 1, Phase.MEASURING, T);
+    for (Sample s : RecordedSeries.sar("ramp-plateau.txt", "sut", "run-old")) {
+      sample(s);
+    }
+    phase("run-old", "rx_bandwidth", 1, Phase.DONE, T + 20_000);
+    assertThat(keysOf(SteadyProcessor.PLAN_STORE)).contains("run-old");
+    assertThat(keysOf(SteadyProcessor.WINDOW_STORE)).anyMatch(k -> k.startsWith("run-old"));
+    assertThat(keysOf(RunValueProcessor.STATE_STORE)).contains("run-old");
+    // another run 31 minutes later moves stream time past the retention
+    long later = T + 20_000 + RunValueProcessor.RETENTION.toMillis() + 61_000;
+    phase("run-new", "rx_bandwidth", 1, Phase.WARMUP, later);
+    phase("run-new", "rx_bandwidth", 1, Phase.MEASURING, later + 1_000);
+    assertThat(keysOf(SteadyProcessor.PLAN_STORE)).containsExactly("run-new");
+    assertThat(keysOf(SteadyProcessor.WINDOW_STORE)).noneMatch(k -> k.startsWith("run-old"));
+    assertThat(keysOf(RunValueProcessor.STATE_STORE)).containsExactly("run-new");
+    assertThat(keysOf(RunValueProcessor.SAMPLE_STORE)).noneMatch(k -> k.startsWith("run-old"));
+  }
+
+  private List<String> keysOf(String store) {
+    List<String> keys = new java.util.ArrayList<>();
+    try (var it = driver.getKeyValueStore(store).all()) {
+      it.forEachRemaining(kv -> keys.add(String.valueOf(kv.key)));
+    }
+    return keys;
+  }
 }

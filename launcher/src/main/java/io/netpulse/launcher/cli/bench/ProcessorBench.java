@@ -40,7 +40,22 @@ final class ProcessorBench {
   static final String APPLICATION_ID = "netpulse-bench";
 
   /** Figures of one run. */
-  record Result(int lines, double rawLinesPerS, double processorLinesPerS, List<String> details) {
+  /**
+   * @param writtenPerLine records the processor wrote per input line to its outputs, changelogs and repartition
+   *                       topics (transaction markers included): what it asks of the broker besides reading the line
+   */
+  record Result(int lines, double rawLinesPerS, double processorLinesPerS, double writtenPerLine,
+      List<String> details) {
+
+    /** Records through the broker per second, each written and each read once counted: the processor's. */
+    double processorRecordsPerS() {
+      return processorLinesPerS * (1 + writtenPerLine);
+    }
+
+    /** The same for raw produce-then-consume: each line written once and read once. */
+    double rawRecordsPerS() {
+      return rawLinesPerS * 2;
+    }
     double ratio() {
       return processorLinesPerS / rawLinesPerS;
     }
@@ -75,10 +90,14 @@ final class ProcessorBench {
         awaitCommitted(kafka, topics.lines(), Duration.ofMinutes(10));
         double processorRate = lines / ((System.nanoTime() - t1) / 1e9);
         List<String> details = new java.util.ArrayList<>(StreamsFigures.metrics(app.metrics()));
+        double written;
         try (Admin admin = admin(kafka)) {
           details.addAll(StreamsFigures.recordsPerLine(admin, "bench.", APPLICATION_ID, lines));
+          written = StreamsFigures.endOffsets(admin, "bench.", APPLICATION_ID).entrySet().stream()
+              .filter(e -> !e.getKey().equals(topics.lines()) && !e.getKey().equals(raw))
+              .mapToLong(Map.Entry::getValue).sum() / (double) lines;
         }
-        return new Result(lines, rawRate, processorRate, details);
+        return new Result(lines, rawRate, processorRate, written, details);
       }
     }
   }

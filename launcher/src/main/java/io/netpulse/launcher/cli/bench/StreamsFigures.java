@@ -40,6 +40,15 @@ final class StreamsFigures {
 
   /** Records written to each topic of the bench (outputs, changelogs, repartitions) per input line. */
   static List<String> recordsPerLine(Admin admin, String prefix, String applicationId, long lines) throws Exception {
+    List<String> out = new ArrayList<>();
+    // end offsets include EOS transaction markers (one per partition per commit)
+    endOffsets(admin, prefix, applicationId).forEach((t, n) -> out.add(
+        String.format(Locale.ROOT, "  %-60s %10d offsets, %6.2f per line", t, n, n / (double) lines)));
+    return out;
+  }
+
+  /** End offsets summed over partitions, per topic of the bench and of the application (changelogs, repartitions). */
+  static Map<String, Long> endOffsets(Admin admin, String prefix, String applicationId) throws Exception {
     Set<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
         .filter(t -> t.startsWith(prefix) || t.startsWith(applicationId))
         .collect(Collectors.toSet());
@@ -50,9 +59,6 @@ final class StreamsFigures {
     Map<String, Long> ends = new TreeMap<>();
     admin.listOffsets(specs).all().get(30, TimeUnit.SECONDS)
         .forEach((tp, info) -> ends.merge(tp.topic(), info.offset(), Long::sum));
-    List<String> out = new ArrayList<>();
-    // end offsets include EOS transaction markers (one per partition per commit)
-    ends.forEach((t, n) -> out.add(String.format(Locale.ROOT, "  %-60s %10d offsets, %6.2f per line", t, n, n / (double) lines)));
-    return out;
+    return ends;
   }
 }
