@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -175,25 +174,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
 
   private void evict(long streamTime) {
     long horizon = streamTime - RETENTION.toMillis();
-    List<String> old = new ArrayList<>();
-    try (KeyValueIterator<String, RunState> it = runs.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, RunState> kv = it.next();
-        if (kv.value.lastSeen < horizon) {
-          old.add(kv.key);
-        }
-      }
-    }
-    old.forEach(runs::delete);
-    List<String> oldSamples = new ArrayList<>();
-    try (KeyValueIterator<String, Sample> it = samples.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, Sample> kv = it.next();
-        if (kv.value.ts() < horizon) {
-          oldSamples.add(kv.key);
-        }
-      }
-    }
-    oldSamples.forEach(samples::delete);
+    StoreEviction.deleteWhere(runs, r -> r.lastSeen < horizon);
+    StoreEviction.deleteWhere(samples, s -> s.ts() < horizon);
   }
 }

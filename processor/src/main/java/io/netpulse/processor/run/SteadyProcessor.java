@@ -4,15 +4,11 @@ import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.SteadyEvent;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -115,27 +111,9 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
 
   private void evict(long streamTime) {
     long horizon = streamTime - RunValueProcessor.RETENTION.toMillis();
-    List<String> old = new ArrayList<>();
-    try (KeyValueIterator<String, SteadyDetector> it = windows.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, SteadyDetector> kv = it.next();
-        if (kv.value.lastSeen < horizon) {
-          old.add(kv.key);
-        }
-      }
-    }
-    old.forEach(windows::delete);
+    StoreEviction.deleteWhere(windows, d -> d.lastSeen < horizon);
     // a run's thresholds are forgotten as long after its last lifecycle event: an always-on processor sees
     // runs come and go forever
-    List<String> ended = new ArrayList<>();
-    try (KeyValueIterator<String, RunEvent> it = plans.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, RunEvent> kv = it.next();
-        if (kv.value.ts() < horizon) {
-          ended.add(kv.key);
-        }
-      }
-    }
-    ended.forEach(plans::delete);
+    StoreEviction.deleteWhere(plans, e -> e.ts() < horizon);
   }
 }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -74,10 +73,15 @@ final class ProcessorBench {
         admin.createTopics(List.of(new NewTopic(raw, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
       }
       progress.printf("broker ready; %d sar lines from %d hosts, %d partitions%n", lines, hosts, partitions);
-      long t0 = System.nanoTime();
-      produce(kafka, raw, data);
-      consumeAll(kafka, raw, lines);
-      double rawRate = lines / ((System.nanoTime() - t0) / 1e9);
+      // clients made and connected before the clock starts, on both sides: what is timed is moving the lines
+      double rawRate;
+      try (KafkaProducer<String, byte[]> producer = producer(kafka);
+          KafkaConsumer<String, byte[]> consumer = consumer(kafka, raw, partitions)) {
+        long t0 = System.nanoTime();
+        produce(producer, raw, data);
+        consumeAll(consumer, lines);
+        rawRate = lines / ((System.nanoTime() - t0) / 1e9);
+      }
       progress.printf("raw produce-then-consume: %.0f lines/s%n", rawRate);
 
       try (ProcessorApp app = ProcessorApp.start(kafka.bootstrapServers(), topics, workDir.resolve("streams"),
@@ -85,10 +89,14 @@ final class ProcessorBench {
         if (!app.awaitRunning(Duration.ofSeconds(90))) {
           throw new IllegalStateException("the processor did not reach RUNNING within 90 s");
         }
-        long t1 = System.nanoTime();
-        produce(kafka, topics.lines(), data);
-        awaitCommitted(kafka, topics.lines(), Duration.ofMinutes(10));
-        double processorRate = lines / ((System.nanoTime() - t1) / 1e9);
+        double processorRate;
+        try (KafkaProducer<String, byte[]> producer = producer(kafka)) {
+          producer.partitionsFor(topics.lines());
+          long t1 = System.nanoTime();
+          produce(producer, topics.lines(), data);
+          awaitCommitted(kafka, topics.lines(), Duration.ofMinutes(10));
+          processorRate = lines / ((System.nanoTime() - t1) / 1e9);
+        }
         List<String> details = new java.util.ArrayList<>(StreamsFigures.metrics(app.metrics()));
         double written;
         try (Admin admin = admin(kafka)) {
@@ -108,35 +116,47 @@ final class ProcessorBench {
     return Admin.create(p);
   }
 
-  private static void produce(EmbeddedKafka kafka, String topic, List<SarLineGenerator.Line> data) {
+  private static KafkaProducer<String, byte[]> producer(EmbeddedKafka kafka) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     // as the collector's sink does: small batching delay, compressed batches
     p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     p.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
-    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
-      for (SarLineGenerator.Line line : data) {
-        producer.send(new ProducerRecord<>(topic, line.host(), line.value()));
-      }
-      producer.flush();
-    }
+    return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
   }
 
-  private static void consumeAll(EmbeddedKafka kafka, String topic, int expected) {
+  private static void produce(KafkaProducer<String, byte[]> producer, String topic, List<SarLineGenerator.Line> data) {
+    for (SarLineGenerator.Line line : data) {
+      producer.send(new ProducerRecord<>(topic, line.host(), line.value()));
+    }
+    producer.flush();
+  }
+
+  /** A consumer of every partition of {@code topic} from the start, assigned (no group to join) and connected. */
+  private static KafkaConsumer<String, byte[]> consumer(EmbeddedKafka kafka, String topic, int partitions) {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-raw-" + UUID.randomUUID());
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
-      c.subscribe(List.of(topic));
-      long n = 0;
-      long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-      while (n < expected) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("raw consumer read " + n + " of " + expected + " lines in 5 min");
-        }
-        n += c.poll(Duration.ofMillis(200)).count();
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+    List<TopicPartition> all = new java.util.ArrayList<>();
+    for (int i = 0; i < partitions; i++) {
+      all.add(new TopicPartition(topic, i));
+    }
+    c.assign(all);
+    c.seekToBeginning(all);
+    all.forEach(c::position); // resolves the start offsets now, not on the clock
+    return c;
+  }
+
+  private static void consumeAll(KafkaConsumer<String, byte[]> c, int expected) {
+    long n = 0;
+    long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+    while (n < expected) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("raw consumer read " + n + " of " + expected + " lines in 5 min");
       }
+      n += c.poll(Duration.ofMillis(200)).count();
     }
   }
 

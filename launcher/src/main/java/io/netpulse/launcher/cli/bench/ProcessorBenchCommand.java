@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
         "lines/s of the same broker in the same run, and their ratio."})
 public final class ProcessorBenchCommand implements Callable<Integer> {
 
-  @Option(names = "--lines", defaultValue = "200000", description = "sampler lines (sar -n DEV, ss -s) to send (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--lines", defaultValue = "1000000", description = "sampler lines (sar -n DEV, ss -s) to send (default: ${DEFAULT-VALUE}).")
   int lines;
 
   @Option(names = "--hosts", defaultValue = "100", description = "simulated hosts (default: ${DEFAULT-VALUE}).")
