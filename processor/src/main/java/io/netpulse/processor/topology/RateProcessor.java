@@ -40,7 +40,7 @@ import org.apache.kafka.streams.state.Stores;
  * never deleted from per bucket: a bucket's key is its series and its second modulo {@link #slots},
  * more seconds than a bucket lives, so a new second overwrites a long-expired one. That is one
  * changelog record per sample instead of three (put, put after emitting, delete at expiry; with the
- * store's cache ~2.3), and no cache: 5.8k → see the README's processor benchmark. A series that
+ * store's cache ~2.3), and no cache (figures in the README's processor benchmark). A series that
  * stops deletes its slots once. Buckets are stored as they were on arrival, dirty marks included,
  * so after a restore the windows of the last seconds are emitted again, with the same values:
  * at least once, never lost.
