@@ -194,12 +194,21 @@ public final class PlanLoader {
       r.error(n.at(), "tests is empty, expected at least one test");
     }
     int index = 0;
+    Map<String, Integer> named = new java.util.HashMap<>();
     for (Node item : list.items()) {
       index++;
       TestSpec t = new TestReader(r, index, hosts, repetitions, warmup).read(item);
-      if (t != null) {
-        tests.add(t);
+      if (t == null) {
+        continue;
       }
+      // results are keyed plan/test/metric: two tests of one name would overwrite each other's
+      Integer earlier = named.putIfAbsent(t.name(), index);
+      if (earlier != null) {
+        r.error(item.at(), "test " + index + ": name '" + Addresses.printable(t.name()) + "' is test " + earlier
+            + "'s already; results are kept per test name, so give one of them a name of its own, e.g. name: "
+            + t.type().yamlName() + "-" + index);
+      }
+      tests.add(t);
     }
     return tests;
   }

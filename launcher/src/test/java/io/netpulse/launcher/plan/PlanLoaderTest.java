@@ -176,6 +176,18 @@ class PlanLoaderTest {
   }
 
   @Test
+  void twoTestsOfOneNameAreAnError() {
+    // two rx_pps tests with different tools, neither named: both would be "rx_pps" in the results
+    assertThat(errorsOf(HOSTS + """
+        tests:
+          - { type: rx_pps, tool: iperf3 }
+          - { type: rx_pps, tool: netperf }
+          - { type: rx_pps, tool: netperf, name: rx_pps-netperf }
+        """)).containsExactly("plan.yaml:7:5: test 2: name 'rx_pps' is test 1's already; results are kept per test "
+        + "name, so give one of them a name of its own, e.g. name: rx_pps-2");
+  }
+
+  @Test
   void durationsAndPercentages() throws Exception {
     Plan plan = load(HOSTS + """
         warmup: 500ms
