@@ -170,7 +170,7 @@ class ProceduresTest {
     // seed 000: for port in $(seq 2000 2000 64000); do ./server $port & done / ./client <server_ip> $port ; watch "ss -s"
     Plan plan = plan("""
           - { type: concurrent_connections, target: 50001, clients: [peer, aux2], duration: 55s }
-          - { type: concurrent_connections, tool: c1000k, c1000k_dir: /opt/c1000k }
+          - { type: concurrent_connections, name: c1000k, tool: c1000k, c1000k_dir: /opt/c1000k }
         """);
     TestProcedure own = Procedures.build(plan, plan.tests().get(0), FOUR_QUEUES);
     assertThat(rendered(own.servers())).containsExactly(

@@ -120,7 +120,7 @@ class RemoteCommandTest {
           peer: { address: 198.18.0.1, java: '%s' }
         tests:
           - { type: concurrent_connections, target: 10 }
-          - { type: concurrent_connections, tool: c1000k, c1000k_dir: '%s', listeners: 2 }
+          - { type: concurrent_connections, name: c1000k, tool: c1000k, c1000k_dir: '%s', listeners: 2 }
         """.formatted(evil.replace("'", "''"), evil.replace("'", "''"), evil.replace("'", "''")));
     Files.createFile(dir.resolve("a-file-for-globs"));
     int checked = 0;
