@@ -135,7 +135,6 @@ final class RepetitionRunner {
       }
       life.phase(Phase.STOPPING, measuringEnd, null);
       ctx.progress().phase(Phase.STOPPING);
-      stopAll(clients.values());
     } catch (RemoteFailure e) {
       failure = e.getMessage();
     } catch (InterruptedException e) {

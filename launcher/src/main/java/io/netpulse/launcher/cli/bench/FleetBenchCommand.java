@@ -2,10 +2,7 @@ package io.netpulse.launcher.cli.bench;
 
 import io.netpulse.launcher.cli.ProcessorTuning;
 import io.netpulse.launcher.cli.UserError;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,10 +35,7 @@ public final class FleetBenchCommand implements Callable<Integer> {
 
   @Mixin ProcessorTuning tuning = new ProcessorTuning();
 
-  @Option(names = "--data-dir", defaultValue = "${env:NETPULSE_DATA_DIR:-./.netpulse}",
-      description = "a scratch directory for the broker and stream state is made here and removed after "
-          + "(default: ${DEFAULT-VALUE}).")
-  Path dataDir;
+  @Mixin BenchScratch scratch = new BenchScratch();
 
   @Override
   public Integer call() throws Exception {
@@ -54,15 +48,9 @@ public final class FleetBenchCommand implements Callable<Integer> {
     }
     Duration every = Duration.ofSeconds(Math.min(reportSeconds, length.toSeconds()));
     var settings = tuning.settings();
-    Files.createDirectories(dataDir);
-    Path work = Files.createTempDirectory(dataDir, "fleet-");
-    try {
-      FleetBench.Verdict v = FleetBench.run(work, hosts, length, every, instances, partitions, settings, System.out);
+    try (BenchScratch.Dir dir = scratch.create("fleet-")) {
+      FleetBench.Verdict v = FleetBench.run(dir.path(), hosts, length, every, instances, partitions, settings, System.out);
       return v.keptUp() ? 0 : 1;
-    } finally {
-      try (var paths = Files.walk(work)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
     }
   }
 }

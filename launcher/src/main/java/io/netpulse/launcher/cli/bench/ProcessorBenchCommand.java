@@ -1,9 +1,6 @@
 package io.netpulse.launcher.cli.bench;
 
 import io.netpulse.launcher.cli.UserError;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -28,10 +25,7 @@ public final class ProcessorBenchCommand implements Callable<Integer> {
   @Option(names = "--details", description = "also print Streams/producer metrics and records written per line per topic.")
   boolean details;
 
-  @Option(names = "--data-dir", defaultValue = "${env:NETPULSE_DATA_DIR:-./.netpulse}",
-      description = "a scratch directory for the broker and stream state is made here and removed after "
-          + "(default: ${DEFAULT-VALUE}).")
-  Path dataDir;
+  @picocli.CommandLine.Mixin BenchScratch scratch = new BenchScratch();
 
   @Override
   public Integer call() throws Exception {
@@ -39,10 +33,8 @@ public final class ProcessorBenchCommand implements Callable<Integer> {
       throw new UserError("bench processor: --lines must be ≥ 1000, --hosts and --partitions ≥ 1");
     }
     var settings = tuning.settings();
-    Files.createDirectories(dataDir);
-    Path work = Files.createTempDirectory(dataDir, "bench-");
-    try {
-      ProcessorBench.Result r = ProcessorBench.run(work, lines, hosts, partitions, settings, System.err);
+    try (BenchScratch.Dir dir = scratch.create("bench-")) {
+      ProcessorBench.Result r = ProcessorBench.run(dir.path(), lines, hosts, partitions, settings, System.err);
       System.out.printf(Locale.ROOT, "settings: %s; %d partitions, %d hosts%n", settings.describe(), partitions, hosts);
       System.out.printf(Locale.ROOT, "processor end-to-end: %.0f lines/s%n", r.processorLinesPerS());
       System.out.printf(Locale.ROOT, "raw produce-then-consume: %.0f lines/s%n", r.rawLinesPerS());
@@ -56,10 +48,6 @@ public final class ProcessorBenchCommand implements Callable<Integer> {
         r.details().forEach(System.out::println);
       }
       return 0;
-    } finally {
-      try (var paths = Files.walk(work)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
     }
   }
 }

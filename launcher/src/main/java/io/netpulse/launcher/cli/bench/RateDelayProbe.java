@@ -26,7 +26,6 @@ final class RateDelayProbe implements AutoCloseable {
   private volatile boolean stopping;
   private long[] delaysMs = new long[1 << 16];
   private int count;
-  private long rates;
 
   RateDelayProbe(String bootstrapServers, String ratesTopic) {
     Properties p = new Properties();
@@ -61,7 +60,6 @@ final class RateDelayProbe implements AutoCloseable {
   }
 
   private synchronized void add(long delayMs) {
-    rates++;
     if (count == delaysMs.length) {
       delaysMs = Arrays.copyOf(delaysMs, count * 2);
     }
@@ -78,11 +76,6 @@ final class RateDelayProbe implements AutoCloseable {
     Arrays.sort(d);
     return new long[] {d[(int) Math.min(d.length - 1, Math.floor(d.length * 0.50))],
         d[(int) Math.min(d.length - 1, Math.floor(d.length * 0.99))]};
-  }
-
-  /** 1-s rates read so far. */
-  synchronized long ratesRead() {
-    return rates;
   }
 
   @Override
