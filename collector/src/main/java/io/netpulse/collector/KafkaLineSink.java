@@ -19,6 +19,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -177,36 +179,59 @@ public final class KafkaLineSink implements LineSink {
   /**
    * Sends a batch and waits for every ack, however long the broker is away: the producer retries without a delivery
    * timeout, because an expired batch lets later batches of the same partition overtake it. Returns the lines to send
-   * again (those send() refused for lack of metadata), in order.
+   * again, in order: those send() could not queue (no metadata within max.block.ms; the producer reports that as a
+   * failed future, not by throwing) and those that failed with an error that sending again can cure.
    */
   private SendOutcome sendAndWait(List<LineEvent> batch) throws InterruptedException {
     List<Future<RecordMetadata>> acks = new ArrayList<>(batch.size());
     String error = null;
     try {
       for (LineEvent line : batch) {
-        acks.add(producer.send(new ProducerRecord<>(settings.topic(), null, line.ts(), line.host(), line)));
+        Future<RecordMetadata> ack = producer.send(new ProducerRecord<>(settings.topic(), null, line.ts(),
+            line.host(), line));
+        acks.add(ack);
+        if (ack.isDone() && refusal(ack) instanceof Retry) {
+          break; // not queued: later lines must not overtake it
+        }
       }
     } catch (KafkaException e) { // metadata not available within max.block.ms: the broker is away
       error = e.getMessage();
     }
     Map<SourceId, Long> sentBySource = new HashMap<>();
+    List<LineEvent> again = new ArrayList<>();
     for (int i = 0; i < acks.size(); i++) {
       LineEvent line = batch.get(i);
-      String refused = awaitAck(acks.get(i));
-      if (refused == null) {
+      Refusal refusal = awaitAck(acks.get(i));
+      if (refusal == null) {
         sentBySource.merge(new SourceId(line.host(), line.source()), 1L, Long::sum);
+      } else if (refusal instanceof Retry retry) {
+        again.add(line);
+        error = retry.why();
       } else { // not retriable (a line over the size limit, no authorisation): sending again cannot help
         metrics.of(line.host(), line.source()).dropped(1);
-        LOG.error("Kafka refused line {} of {}/{}: {}; dropped", line.seq(), line.host(), line.source(), refused);
+        LOG.error("Kafka refused line {} of {}/{}: {}; dropped", line.seq(), line.host(), line.source(),
+            refusal.why());
       }
     }
     sentBySource.forEach((id, n) -> metrics.of(id.host(), id.source()).sent(n));
     sent.addAndGet(sentBySource.values().stream().mapToLong(Long::longValue).sum());
-    return new SendOutcome(new ArrayList<>(batch.subList(acks.size(), batch.size())), error);
+    again.addAll(batch.subList(acks.size(), batch.size()));
+    return new SendOutcome(again, error);
   }
 
-  /** Null once acknowledged, or why Kafka refused the record for good. */
-  private String awaitAck(Future<RecordMetadata> ack) throws InterruptedException {
+  /** Why a line was not acknowledged. */
+  private sealed interface Refusal permits Retry, GiveUp {
+    String why();
+  }
+
+  /** An outage or a producer state the producer has recovered from (new epoch): send the line again. */
+  private record Retry(String why) implements Refusal {}
+
+  /** Refused for good. */
+  private record GiveUp(String why) implements Refusal {}
+
+  /** Null once acknowledged, or why Kafka did not take the record. */
+  private Refusal awaitAck(Future<RecordMetadata> ack) throws InterruptedException {
     while (true) {
       try {
         ack.get(ACK_PATIENCE_SECONDS, TimeUnit.SECONDS);
@@ -214,10 +239,30 @@ public final class KafkaLineSink implements LineSink {
       } catch (TimeoutException e) {
         unreachable("no acknowledgement for " + ACK_PATIENCE_SECONDS + " s");
       } catch (ExecutionException e) {
-        Throwable cause = e.getCause() == null ? e : e.getCause();
-        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        return classify(e.getCause() == null ? e : e.getCause());
       }
     }
+  }
+
+  /** The refusal of a future that is already done (never blocks). */
+  private static Refusal refusal(Future<RecordMetadata> done) throws InterruptedException {
+    try {
+      done.get();
+      return null;
+    } catch (ExecutionException e) {
+      return classify(e.getCause() == null ? e : e.getCause());
+    }
+  }
+
+  /**
+   * Retriable errors (no metadata, no leader, timeouts) pass with time. An out-of-order sequence or unknown producer
+   * id (a broker that lost the producer's state, e.g. restarted) fails the batch, but the idempotent producer bumps
+   * its epoch and goes on, so the line is sent again rather than lost.
+   */
+  private static Refusal classify(Throwable cause) {
+    String why = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    return cause instanceof RetriableException || cause instanceof OutOfOrderSequenceException
+        ? new Retry(why) : new GiveUp(why);
   }
 
   /**

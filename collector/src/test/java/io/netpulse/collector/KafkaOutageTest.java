@@ -9,6 +9,7 @@ import io.netpulse.common.event.LineEvent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -24,12 +25,24 @@ import org.junit.jupiter.api.io.TempDir;
 class KafkaOutageTest {
 
   @TempDir Path dir;
+  private final List<EmbeddedKafka> brokers = new ArrayList<>();
 
   @Test
   void brokerStoppedThirtySecondsLosesNoLineAndKeepsEverySequenceContiguous() throws Exception {
     Topics topics = Topics.defaults();
     Path kafkaDir = dir.resolve("broker");
     EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir, 0);
+    try {
+      streamThroughAnOutage(kafka, kafkaDir, topics);
+    } finally {
+      // also when an assertion fails: a broker left running while JUnit deletes its log dir halts this JVM
+      brokers.forEach(EmbeddedKafka::close);
+    }
+  }
+
+  private void streamThroughAnOutage(EmbeddedKafka first, Path kafkaDir, Topics topics) throws Exception {
+    EmbeddedKafka kafka = first;
+    brokers.add(kafka);
     String bootstrap = kafka.bootstrapServers();
     int port = Integer.parseInt(bootstrap.substring(bootstrap.lastIndexOf(':') + 1));
     kafka.createTopics(topics, 2);
@@ -58,6 +71,7 @@ class KafkaOutageTest {
       }
 
       kafka = EmbeddedKafka.start(kafkaDir, port);
+      brokers.add(kafka);
       await().atMost(Duration.ofSeconds(60)).until(() -> {
         SourceStats s = metrics.stats("host-a", "ticker");
         return s.sent() >= readBefore + 500 && s.sent() > s.read() - 100;
@@ -74,13 +88,8 @@ class KafkaOutageTest {
     }
     long tickerLines = ticker.linesRead();
     long sarLines = sar.linesRead();
-    List<LineEvent> onTopic;
-    try {
-      onTopic = TopicLines.readAll(kafka.bootstrapServers(), topics.lines(), tickerLines + sarLines,
-          Duration.ofSeconds(30));
-    } finally {
-      kafka.close();
-    }
+    List<LineEvent> onTopic = TopicLines.readAll(kafka.bootstrapServers(), topics.lines(), tickerLines + sarLines,
+        Duration.ofSeconds(30));
     Map<String, TreeSet<Long>> seqs = TopicLines.seqBySource(onTopic);
     // the idempotent producer never gave up on a batch, so nothing was sent twice either
     assertThat(onTopic).hasSize((int) (tickerLines + sarLines));
