@@ -22,7 +22,36 @@ import org.junit.jupiter.api.Test;
 class LoopbackToolsTest {
 
   private final List<Process> started = new ArrayList<>();
-  private final int base = freeBase();
+
+  /** A test body given the first of 20 ports believed free. */
+  private interface OnPorts {
+    void run(int base) throws Exception;
+  }
+
+  /** Thrown when a server could not bind: another process took the port after {@link #freeBase} looked. */
+  private static final class PortTaken extends RuntimeException {
+    PortTaken(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Runs the body on a free run of ports, and on another one when a server found its port taken meanwhile: loopback
+   * is shared with everything else on this machine, so "free" can only be checked, not reserved.
+   */
+  private void onFreePorts(OnPorts body) throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        body.run(freeBase());
+        return;
+      } catch (PortTaken e) {
+        if (attempt == 3) {
+          throw e;
+        }
+        stopEverythingStarted();
+      }
+    }
+  }
 
   /** A random run of 20 ports that nothing listens on (other engineers share this machine). */
   private static int freeBase() {
@@ -45,6 +74,8 @@ class LoopbackToolsTest {
 
   @AfterEach
   void stopEverythingStarted() throws InterruptedException {
+    List<Process> started = List.copyOf(this.started);
+    this.started.clear();
     for (Process p : started) {
       p.destroy();
     }
@@ -96,8 +127,11 @@ class LoopbackToolsTest {
       while (!listening(port)) {
         for (Process server : started.subList(first, started.size())) {
           if (!server.isAlive()) {
-            throw new AssertionError("a server ended early, exit " + server.exitValue() + ": "
-                + new String(server.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            String out = new String(server.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (out.contains("Address already in use")) {
+              throw new PortTaken("port taken meanwhile: " + out);
+            }
+            throw new AssertionError("a server ended early, exit " + server.exitValue() + ": " + out);
           }
         }
         assertThat(System.nanoTime()).as("server on port %d listening", port).isLessThan(deadline);
@@ -140,78 +174,96 @@ class LoopbackToolsTest {
 
   @Test
   void latencyQperfAndPing() throws Exception {
-    TestProcedure p = build("{ type: latency, duration: 1s, ping_count: 1, port: " + base + " }");
-    startServers(p, base);
-    List<String> out = runClients(p);
-    assertThat(out.get(0)).contains("tcp_lat:").contains("udp_lat:").contains("latency");
-    assertThat(out.get(1)).contains("rtt min/avg/max/mdev");
+    onFreePorts(base -> {
+      TestProcedure p = build("{ type: latency, duration: 1s, ping_count: 1, port: " + base + " }");
+      startServers(p, base);
+      List<String> out = runClients(p);
+      assertThat(out.get(0)).contains("tcp_lat:").contains("udp_lat:").contains("latency");
+      assertThat(out.get(1)).contains("rtt min/avg/max/mdev");
+    });
   }
 
   @Test
   void sockperfPingPong() throws Exception {
-    TestProcedure p = build("{ type: sockperf_latency, duration: 1s, port: " + base + " }");
-    startServers(p, base);
-    assertThat(runClients(p).get(0)).contains("Summary: Latency is").contains("percentile 99.000");
+    onFreePorts(base -> {
+      TestProcedure p = build("{ type: sockperf_latency, duration: 1s, port: " + base + " }");
+      startServers(p, base);
+      assertThat(runClients(p).get(0)).contains("Summary: Latency is").contains("percentile 99.000");
+    });
   }
 
   @Test
   void bandwidthNetperfWithDemoModeAndSar() throws Exception {
-    TestProcedure p = build("{ type: rx_bandwidth, streams: 2, duration: 2s, port: " + base + " }");
-    Process sar = start(p.samplers().get(0));
-    startServers(p, base, base + 1);
-    List<String> out = runClients(p);
-    assertThat(out).hasSize(2).allSatisfy(o -> assertThat(o).contains("Interim result:").contains("10^6bits/sec"));
-    assertThat(stopAndRead(sar)).contains("IFACE").contains("rxkB/s").containsPattern("\\d\\d:\\d\\d:\\d\\d\\s+lo\\s");
+    onFreePorts(base -> {
+      TestProcedure p = build("{ type: rx_bandwidth, streams: 2, duration: 2s, port: " + base + " }");
+      Process sar = start(p.samplers().get(0));
+      startServers(p, base, base + 1);
+      List<String> out = runClients(p);
+      assertThat(out).hasSize(2).allSatisfy(o -> assertThat(o).contains("Interim result:").contains("10^6bits/sec"));
+      assertThat(stopAndRead(sar)).contains("IFACE").contains("rxkB/s").containsPattern("\\d\\d:\\d\\d:\\d\\d\\s+lo\\s");
+    });
   }
 
   @Test
   void ppsWithIperf3AndWithNetperf() throws Exception {
-    TestProcedure iperf3 = build("{ type: rx_pps, streams: 2, duration: 1s, port: " + base + " }");
-    startServers(iperf3, base, base + 1);
-    assertThat(runClients(iperf3)).allSatisfy(o -> assertThat(o).contains("Lost/Total Datagrams"));
-    TestProcedure netperf = build("{ type: tx_pps, tool: netperf, streams: 1, duration: 1s, port: " + (base + 10) + " }");
-    startServers(netperf, base + 10);
-    assertThat(runClients(netperf).get(0)).contains("UDP STREAM TEST").contains("Interim result:");
+    onFreePorts(base -> {
+      TestProcedure iperf3 = build("{ type: rx_pps, streams: 2, duration: 1s, port: " + base + " }");
+      startServers(iperf3, base, base + 1);
+      assertThat(runClients(iperf3)).allSatisfy(o -> assertThat(o).contains("Lost/Total Datagrams"));
+      TestProcedure netperf = build("{ type: tx_pps, tool: netperf, streams: 1, duration: 1s, port: " + (base + 10) + " }");
+      startServers(netperf, base + 10);
+      assertThat(runClients(netperf).get(0)).contains("UDP STREAM TEST").contains("Interim result:");
+    });
   }
 
   @Test
   void newConnectionsAndTcpRr() throws Exception {
-    TestProcedure crr = build("{ type: new_connections, streams: 2, duration: 1s, port: " + base + " }");
-    startServers(crr, base, base + 1);
-    assertThat(runClients(crr)).allSatisfy(o -> assertThat(o).contains("TCP Connect/Request/Response TEST")
-        .contains("Trans/s"));
-    TestProcedure rr = build("{ type: tcp_rr, streams: 2, duration: 1s, port: " + (base + 10) + " }");
-    startServers(rr, base + 10);
-    assertThat(runClients(rr)).hasSize(2).allSatisfy(o -> assertThat(o).contains("TCP REQUEST/RESPONSE TEST"));
+    onFreePorts(base -> {
+      TestProcedure crr = build("{ type: new_connections, streams: 2, duration: 1s, port: " + base + " }");
+      startServers(crr, base, base + 1);
+      assertThat(runClients(crr)).allSatisfy(o -> assertThat(o).contains("TCP Connect/Request/Response TEST")
+          .contains("Trans/s"));
+      TestProcedure rr = build("{ type: tcp_rr, streams: 2, duration: 1s, port: " + (base + 10) + " }");
+      startServers(rr, base + 10);
+      assertThat(runClients(rr)).hasSize(2).allSatisfy(o -> assertThat(o).contains("TCP REQUEST/RESPONSE TEST"));
+    });
   }
 
   @Test
   void udpStreamLinkTest() throws Exception {
-    TestProcedure p = build("{ type: udp_stream, clients: [peer], message: 1400, duration: 1s, port: " + base + " }");
-    startServers(p, base);
-    assertThat(runClients(p).get(0)).contains("UDP STREAM TEST").contains("1400");
+    onFreePorts(base -> {
+      TestProcedure p = build("{ type: udp_stream, clients: [peer], message: 1400, duration: 1s, port: " + base + " }");
+      startServers(p, base);
+      assertThat(runClients(p).get(0)).contains("UDP STREAM TEST").contains("1400");
+    });
   }
 
   @Test
   void iperfBandwidth() throws Exception {
-    TestProcedure p = build("{ type: iperf_bandwidth, duration: 1s, port: " + base + " }");
-    startServers(p, base);
-    assertThat(runClients(p).get(0)).contains("[SUM]"); // -P 2: two streams and their sum
+    onFreePorts(base -> {
+      TestProcedure p = build("{ type: iperf_bandwidth, duration: 1s, port: " + base + " }");
+      startServers(p, base);
+      assertThat(runClients(p).get(0)).contains("[SUM]"); // -P 2: two streams and their sum
+    });
   }
 
   @Test
   void highPpsSockperfThroughput() throws Exception {
-    TestProcedure p = build("{ type: high_pps, senders: [peer], streams: 1, duration: 1s, port: " + base + " }");
-    assertThat(runClients(p).get(0)).contains("Summary: Message Rate is");
+    onFreePorts(base -> {
+      TestProcedure p = build("{ type: high_pps, senders: [peer], streams: 1, duration: 1s, port: " + base + " }");
+      assertThat(runClients(p).get(0)).contains("Summary: Message Rate is");
+    });
   }
 
   @Test
   void ssSummaryEverySecond() throws Exception {
-    TestProcedure p = build("{ type: concurrent_connections, target: 10, listeners: 1, port: " + base + " }");
-    Process ss = start(p.samplers().get(0));
-    Thread.sleep(1500);
-    String out = stopAndRead(ss);
-    assertThat(out.split("Total:", -1).length - 1).as(out).isGreaterThanOrEqualTo(2);
-    assertThat(out).contains("estab");
+    onFreePorts(base -> {
+      TestProcedure p = build("{ type: concurrent_connections, target: 10, listeners: 1, port: " + base + " }");
+      Process ss = start(p.samplers().get(0));
+      Thread.sleep(1500);
+      String out = stopAndRead(ss);
+      assertThat(out.split("Total:", -1).length - 1).as(out).isGreaterThanOrEqualTo(2);
+      assertThat(out).contains("estab");
+    });
   }
 }
