@@ -146,7 +146,7 @@
   }
 
   function connect() {
-    const events = new EventSource('/events');
+    const events = new EventSource('/events?feed=live');
     events.addEventListener('rate', (e) => onRate(JSON.parse(e.data), true));
     events.onerror = () => { $('status').textContent = 'reconnecting to the live feed…'; };
   }

@@ -1,6 +1,5 @@
 package io.netpulse.dashboard;
 
-import io.netpulse.common.json.Json;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
@@ -20,7 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The live web dashboard: a Vert.x HTTP server fed by a Kafka consumer of the rates topic.
+ * The live web dashboard: a Vert.x HTTP server fed by a Kafka consumer of the runs, steady, results and rates
+ * topics.
  *
  * <pre>{@code
  * try (Dashboard d = Dashboard.start(DashboardConfig.local(bootstrap, topics))) {
@@ -34,12 +34,12 @@ public final class Dashboard implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
   private final Vertx vertx;
-  private final RateFeed feed;
+  private final DashboardFeed feed;
   private final String urlHost;
   private final int port;
   private final String token;
 
-  private Dashboard(Vertx vertx, RateFeed feed, String urlHost, int port, String token) {
+  private Dashboard(Vertx vertx, DashboardFeed feed, String urlHost, int port, String token) {
     this.vertx = vertx;
     this.feed = feed;
     this.urlHost = urlHost;
@@ -61,10 +61,10 @@ public final class Dashboard implements AutoCloseable {
     Vertx vertx = Vertx.vertx(new VertxOptions().setFileSystemOptions(new FileSystemOptions()
         // classpath assets are unpacked here, not into a .vertx folder in the working directory
         .setFileCacheDir(Path.of(System.getProperty("java.io.tmpdir"), "netpulse-dashboard").toString())));
-    RateStore store = new RateStore();
-    RateFeed feed = newFeed(config, store, vertx);
+    DashboardState state = new DashboardState();
+    DashboardFeed feed = newFeed(config, state, vertx);
     DashboardVerticle verticle =
-        new DashboardVerticle(config.bindHost(), config.port(), access, store, uplotRoot());
+        new DashboardVerticle(config.bindHost(), config.port(), access, state, uplotRoot());
     try {
       vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture()
           .get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -76,8 +76,8 @@ public final class Dashboard implements AutoCloseable {
     feed.start();
     String urlHost = bind.isAnyLocalAddress() ? "127.0.0.1" : config.bindHost();
     Dashboard dashboard = new Dashboard(vertx, feed, urlHost, verticle.actualPort(), token);
-    LOG.info("dashboard listening on {}:{}, reading {}", config.bindHost(), dashboard.port(),
-        config.topics().rates());
+    LOG.info("dashboard listening on {}:{}, reading {}, {}, {} and {}", config.bindHost(), dashboard.port(),
+        config.topics().runs(), config.topics().steady(), config.topics().results(), config.topics().rates());
     return dashboard;
   }
 
@@ -116,10 +116,9 @@ public final class Dashboard implements AutoCloseable {
     }
   }
 
-  private static RateFeed newFeed(DashboardConfig config, RateStore store, Vertx vertx) {
+  private static DashboardFeed newFeed(DashboardConfig config, DashboardState state, Vertx vertx) {
     try {
-      return new RateFeed(config.bootstrapServers(), config.topics().rates(), store,
-          rate -> vertx.eventBus().publish(DashboardVerticle.RATES_ADDRESS, Json.text(rate)));
+      return new DashboardFeed(config.bootstrapServers(), config.topics(), state);
     } catch (KafkaException e) {
       vertx.close();
       Throwable reason = e.getCause() != null ? e.getCause() : e;

@@ -1,45 +1,49 @@
 package io.netpulse.dashboard;
 
-import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.json.Json;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.StaticHandler;
 import java.util.List;
 
-/** The HTTP side: page, static assets, JSON API and the SSE live feed, all routes in {@link #router()}. */
+/** The HTTP side: pages, static assets, JSON API, metrics and the SSE feeds, all routes in {@link #router()}. */
 final class DashboardVerticle extends VerticleBase {
 
-  /** Event-bus address the Kafka feed publishes each rate to, as JSON text. */
-  static final String RATES_ADDRESS = "netpulse.dashboard.rates";
-
-  private static final long SSE_KEEPALIVE_MS = 15_000;
   private static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';"
       + " img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+  private static final long FLEET_PUSH_MS = 1000;
 
   private final String bindHost;
   private final int port;
   private final AccessToken accessToken; // null: open (loopback without a token)
-  private final RateStore store;
+  private final DashboardState state;
   private final String uplotRoot;
   private HttpServer server;
+  private EventStream events;
+  private ApiHandlers api;
+  private FleetView fleet;
+  private long fleetPushedUpTo;
 
-  DashboardVerticle(String bindHost, int port, AccessToken accessToken, RateStore store, String uplotRoot) {
+  DashboardVerticle(String bindHost, int port, AccessToken accessToken, DashboardState state, String uplotRoot) {
     this.bindHost = bindHost;
     this.port = port;
     this.accessToken = accessToken;
-    this.store = store;
+    this.state = state;
     this.uplotRoot = uplotRoot;
   }
 
   @Override
   public Future<?> start() {
+    events = new EventStream(vertx);
+    fleet = new FleetView(state.rates());
+    api = new ApiHandlers(state, fleet);
+    state.broadcastTo(new BusBridge(vertx.eventBus(), state.runs()));
+    vertx.setPeriodic(FLEET_PUSH_MS, id -> pushFleet());
     return vertx.createHttpServer()
         .requestHandler(router())
         .listen(port, bindHost)
@@ -57,16 +61,40 @@ final class DashboardVerticle extends VerticleBase {
       router.route().handler(accessToken::handle);
     }
     router.route().handler(this::securityHeaders);
-    router.get("/events").handler(this::events);
+    router.get("/events").handler(events::handle);
+    router.get("/metrics").handler(this::metrics);
     router.get("/api/rates/latest").handler(this::latest);
     router.get("/api/rates/history").handler(this::history);
+    router.get("/api/runs").handler(api::runs);
+    router.get("/api/runs/:run").handler(api::run);
+    router.get("/api/results").handler(api::results);
+    router.get("/api/plans").handler(api::plans);
+    router.get("/api/compare").handler(api::compare);
+    router.get("/api/hosts").handler(api::hosts);
     router.get("/assets/uplot/*").handler(StaticHandler.create(uplotRoot));
     router.get("/*").handler(StaticHandler.create("webroot"));
     return router;
   }
 
+  /** Once a second, the fleet rows that changed, to browsers on the fleet view (none listening: nothing done). */
+  private void pushFleet() {
+    long upTo = state.rates().updates();
+    if (events.clients("fleet") > 0 && upTo > fleetPushedUpTo) {
+      List<FleetView.HostRow> changed = fleet.changedSince(fleetPushedUpTo);
+      if (!changed.isEmpty()) {
+        vertx.eventBus().publish(EventStream.HOSTS, Json.text(changed));
+      }
+    }
+    fleetPushedUpTo = upTo;
+  }
+
   private void health(RoutingContext ctx) {
     ctx.json(new io.vertx.core.json.JsonObject().put("status", "UP"));
+  }
+
+  private void metrics(RoutingContext ctx) {
+    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
+        .end(DashboardMetrics.text(state, events));
   }
 
   private void securityHeaders(RoutingContext ctx) {
@@ -78,52 +106,23 @@ final class DashboardVerticle extends VerticleBase {
   }
 
   private void latest(RoutingContext ctx) {
-    sendJson(ctx, store.latest());
+    ApiHandlers.json(ctx, state.rates().latest());
   }
 
   private void history(RoutingContext ctx) {
     String host = ctx.request().getParam("host");
     String metric = ctx.request().getParam("metric");
     if (host == null || metric == null) {
-      ctx.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
-          .end("400 Bad Request: /api/rates/history needs the query parameters host and metric"
-              + " (iface and window are optional; window defaults to 1s)\n");
+      ApiHandlers.badRequest(ctx, "/api/rates/history needs the query parameters host and metric"
+          + " (iface and window are optional; window defaults to 1s)");
       return;
     }
     String window = ctx.request().getParam("window", "1s");
     String iface = ctx.request().getParam("iface");
-    List<RateEvent> rates = store.history(new SeriesKey(host, iface, metric, window));
-    if (rates.isEmpty() && "".equals(iface)) {
-      rates = store.history(new SeriesKey(host, null, metric, window)); // the page sends "" for no iface
+    List<RateStore.Point> points = state.rates().history(new SeriesKey(host, iface, metric, window));
+    if (points.isEmpty() && "".equals(iface)) {
+      points = state.rates().history(new SeriesKey(host, null, metric, window)); // the page sends "" for no iface
     }
-    sendJson(ctx, rates);
-  }
-
-  private static void sendJson(RoutingContext ctx, Object body) {
-    ctx.response()
-        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-        .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
-        .end(Json.text(body));
-  }
-
-  /** Server-sent events: one {@code event: rate} per rate, for as long as the browser listens. */
-  private void events(RoutingContext ctx) {
-    HttpServerResponse response = ctx.response();
-    response.setChunked(true)
-        .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
-        .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
-        .write("retry: 2000\n\n");
-    MessageConsumer<String> rates = vertx.eventBus().localConsumer(RATES_ADDRESS, message -> {
-      // a browser that cannot keep up loses rates rather than growing our memory
-      if (!response.writeQueueFull()) {
-        response.write("event: rate\ndata: " + message.body() + "\n\n");
-      }
-    });
-    // comments keep idle connections open through proxies
-    long keepalive = vertx.setPeriodic(SSE_KEEPALIVE_MS, id -> response.write(": keepalive\n\n"));
-    response.closeHandler(v -> {
-      rates.unregister();
-      vertx.cancelTimer(keepalive);
-    });
+    ApiHandlers.json(ctx, points);
   }
 }

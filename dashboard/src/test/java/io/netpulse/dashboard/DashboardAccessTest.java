@@ -47,7 +47,9 @@ class DashboardAccessTest {
       String base = "http://127.0.0.1:" + dashboard.port() + "/";
       assertThat(dashboard.url()).isEqualTo(base + "?token=" + token);
 
-      for (String path : new String[] {"", "app.js", "events", "api/rates/latest", "assets/uplot/uPlot.min.css"}) {
+      for (String path : new String[] {"", "app.js", "events", "api/rates/latest", "assets/uplot/uPlot.min.css",
+          "runs.html", "fleet.html", "results.html", "api/runs", "api/results", "api/hosts", "api/plans", "metrics",
+          "events?feed=fleet"}) {
         HttpResponse<String> refused = get(base + path, null, null);
         assertThat(refused.statusCode()).as("GET /%s without token", path).isEqualTo(401);
         assertThat(refused.body()).contains("access token");

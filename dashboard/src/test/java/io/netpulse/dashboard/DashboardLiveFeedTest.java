@@ -93,9 +93,10 @@ class DashboardLiveFeedTest {
       List<RateEvent> latest = getJson(dashboard.url() + "api/rates/latest", new TypeReference<>() {});
       assertThat(latest).containsExactly(sent.get(2), sent.get(3), sent.get(1)); // newest per series, sorted
 
-      List<RateEvent> history = getJson(
+      List<RateStore.Point> history = getJson(
           dashboard.url() + "api/rates/history?host=sut-1&iface=eth0&metric=rx_bps", new TypeReference<>() {});
-      assertThat(history).containsExactly(sent.get(0), sent.get(3));
+      assertThat(history).containsExactly(new RateStore.Point(sent.get(0).windowEnd(), sent.get(0).mean()),
+          new RateStore.Point(sent.get(3).windowEnd(), sent.get(3).mean()));
 
       HttpResponse<String> health = get(dashboard.url() + "health");
       assertThat(health.statusCode()).isEqualTo(200);

@@ -18,7 +18,7 @@ class RateStoreTest {
     }
     store.add(RateTraffic.rate("h0", "eth9", "rx_pps", t0, 42));
 
-    List<RateEvent> history = store.history(new SeriesKey("h1", "eth0", "rx_bps", "1s"));
+    List<RateStore.Point> history = store.history(new SeriesKey("h1", "eth0", "rx_bps", "1s"));
     long newestEnd = t0 + seconds * 1000L;
     assertThat(history.get(history.size() - 1).windowEnd()).isEqualTo(newestEnd);
     assertThat(history.get(0).windowEnd()).isEqualTo(newestEnd - RateStore.HISTORY_MS);
@@ -37,7 +37,7 @@ class RateStoreTest {
     for (int i = 0; i < RateStore.HISTORY_MAX_EVENTS * 3; i++) {
       store.add(RateTraffic.rate("h1", null, "rx_bps", t0 + i, i)); // 1 ms apart: all inside the time window
     }
-    List<RateEvent> history = store.history(new SeriesKey("h1", null, "rx_bps", "1s"));
+    List<RateStore.Point> history = store.history(new SeriesKey("h1", null, "rx_bps", "1s"));
     assertThat(history).hasSize(RateStore.HISTORY_MAX_EVENTS);
     assertThat(history.get(0).mean()).isEqualTo(RateStore.HISTORY_MAX_EVENTS * 2);
   }

@@ -14,7 +14,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Writes RateEvents (and, on purpose, bad records) to a real rates topic, as the processor would. */
+/** Writes RateEvents (and, on purpose, bad records) to a real rates topic, and other events to theirs, as the pipeline would. */
 final class RateTraffic implements AutoCloseable {
 
   private final KafkaProducer<String, byte[]> producer;
@@ -43,9 +43,38 @@ final class RateTraffic implements AutoCloseable {
     sendRaw(rate.host() + "/" + rate.iface() + "/" + rate.metric(), serde.serializer().serialize(topic, rate));
   }
 
-  void sendRaw(String key, byte[] value) {
+  /** Many rates at once, waiting only for the last acknowledgement (one producer keeps their order per key). */
+  void sendAll(java.util.List<RateEvent> rates) {
+    java.util.concurrent.Future<?> last = null;
+    for (RateEvent rate : rates) {
+      last = producer.send(new ProducerRecord<>(topic, rate.host() + "/" + rate.iface() + "/" + rate.metric(),
+          serde.serializer().serialize(topic, rate)));
+    }
+    producer.flush();
     try {
-      producer.send(new ProducerRecord<>(topic, key, value)).get(10, TimeUnit.SECONDS);
+      if (last != null) {
+        last.get(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot produce to " + topic + ": " + e, e);
+    }
+  }
+
+  void sendRaw(String key, byte[] value) {
+    sendTo(topic, key, value);
+  }
+
+  /** Any event, as JSON, to any topic: runs, steady and results as the launcher and processor write them. */
+  void event(String toTopic, String key, Object event) {
+    sendTo(toTopic, key, io.netpulse.common.json.Json.bytes(event));
+  }
+
+  private void sendTo(String toTopic, String key, byte[] value) {
+    try {
+      producer.send(new ProducerRecord<>(toTopic, key, value)).get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

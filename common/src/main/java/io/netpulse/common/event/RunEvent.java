@@ -14,10 +14,11 @@ package io.netpulse.common.event;
  *              repetitions, so running a plan again replaces its results instead of mixing with them; null
  *              from older producers
  * @param steady the plan's steady-state thresholds for this run; null: the processor's defaults
+ * @param planned how long the repetition is planned to take, for progress displays; null from older producers
  */
 public record RunEvent(
     int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason,
-    String type, String sut, String iface, String execution, Steady steady) {
+    String type, String sut, String iface, String execution, Steady steady, Planned planned) {
 
   public static final int SCHEMA = 1;
 
@@ -26,6 +27,18 @@ public record RunEvent(
    * for connection counts a rise ≤ {@code maxRise} (fractions, not percent).
    */
   public record Steady(long windowMs, double maxSpread, double maxRise) {}
+
+  /**
+   * The repetition's plan: warm-up then measuring for {@code durationMs} at most; with {@code stop} "steady" it may
+   * end earlier.
+   */
+  public record Planned(long warmupMs, long durationMs, String stop) {}
+
+  /** The layout before planned: it stays null. */
+  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
+      String reason, String type, String sut, String iface, String execution, Steady steady) {
+    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady, null);
+  }
 
   /** The layout before type, sut and iface: they stay null. */
   public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
@@ -41,7 +54,14 @@ public record RunEvent(
 
   /** The same event as part of {@code execution}, judged with {@code steady}. */
   public RunEvent inExecution(String execution, Steady steady) {
-    return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady);
+    return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
+        planned);
+  }
+
+  /** The same event with its planned timing. */
+  public RunEvent withPlanned(Planned planned) {
+    return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
+        planned);
   }
 
   public enum Phase { PLANNED, PREPARING, WARMUP, MEASURING, STEADY, STOPPING, DONE, FAILED }

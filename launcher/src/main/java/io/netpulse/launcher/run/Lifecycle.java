@@ -26,7 +26,7 @@ final class Lifecycle {
 
   void phase(Phase phase, long ts, String reason) {
     ctx.publisher().publish(procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
-        .inExecution(ctx.execution(), steady(ctx)));
+        .inExecution(ctx.execution(), steady(ctx)).withPlanned(planned()));
   }
 
   /** The last phase (DONE or FAILED), unless the Ctrl-C hook has claimed it already. */
@@ -44,7 +44,14 @@ final class Lifecycle {
   /** FAILED with {@code reason}, after {@link #claimEnd}; waits at most {@code timeout} for the broker. */
   void failClaimed(String reason, Duration timeout) {
     ctx.publisher().publish(procedure.runEvent(run, ctx.plan().name(), repetition, Phase.FAILED,
-        System.currentTimeMillis(), reason).inExecution(ctx.execution(), steady(ctx)), timeout);
+        System.currentTimeMillis(), reason).inExecution(ctx.execution(), steady(ctx)).withPlanned(planned()), timeout);
+  }
+
+  /** For progress displays (the dashboard's elapsed / remaining). */
+  private RunEvent.Planned planned() {
+    TestSpec test = procedure.test();
+    return new RunEvent.Planned(test.warmup().toMillis(), test.duration().toMillis(),
+        ctx.plan().stop().name().toLowerCase(java.util.Locale.ROOT));
   }
 
   String run() {

@@ -1,0 +1,137 @@
+package io.netpulse.dashboard;
+
+import io.netpulse.common.event.ResultEvent;
+import io.netpulse.common.json.Json;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The JSON and CSV API: one method per route, all reading the {@link DashboardState}. Routes: {@link DashboardVerticle}. */
+final class ApiHandlers {
+
+  private static final int DEFAULT_RUNS = 200;
+
+  private final DashboardState state;
+  private final FleetView fleet;
+
+  ApiHandlers(DashboardState state, FleetView fleet) {
+    this.state = state;
+    this.fleet = fleet;
+  }
+
+  /** {@code /api/runs[?active=true][&limit=N]}: newest first. */
+  void runs(RoutingContext ctx) {
+    boolean active = Boolean.parseBoolean(ctx.request().getParam("active", "false"));
+    Integer limit = positiveInt(ctx, "limit", DEFAULT_RUNS);
+    if (limit != null) {
+      json(ctx, state.runs().list(active, limit));
+    }
+  }
+
+  /** {@code /api/runs/:run}: the run, its test's results so far and its per-second series. */
+  void run(RoutingContext ctx) {
+    RunView run = state.runs().get(ctx.pathParam("run"));
+    if (run == null) {
+      notFound(ctx, "no run " + ctx.pathParam("run") + " (unknown, or older than the " + RunBoard.MAX_RUNS
+          + " runs kept)");
+      return;
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("run", run);
+    body.put("results", state.results().of(run.plan()).stream().filter(r -> r.test().equals(run.test())).toList());
+    body.put("series", run.metric() == null || run.sut() == null ? List.of()
+        : state.rates().history(new SeriesKey(run.sut(), run.iface(), run.metric(), FleetView.WINDOW)));
+    json(ctx, body);
+  }
+
+  /** {@code /api/results[?plan=P][&format=csv|json][&download=true]}. */
+  void results(RoutingContext ctx) {
+    String plan = ctx.request().getParam("plan");
+    List<ResultEvent> results = state.results().of(plan);
+    String format = ctx.request().getParam("format", "json");
+    boolean download = Boolean.parseBoolean(ctx.request().getParam("download", "false"));
+    String name = "netpulse-results" + (plan == null ? "" : "-" + fileSafe(plan));
+    switch (format) {
+      case "json" -> {
+        if (download) {
+          attachment(ctx, name + ".json");
+        }
+        json(ctx, results);
+      }
+      case "csv" -> {
+        if (download) {
+          attachment(ctx, name + ".csv");
+        }
+        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/csv; charset=utf-8")
+            .putHeader(HttpHeaders.CACHE_CONTROL, "no-store").end(ResultsCsv.of(results));
+      }
+      default -> badRequest(ctx, "format must be json or csv, not '" + format + "'");
+    }
+  }
+
+  /** {@code /api/plans}: plan names that have results. */
+  void plans(RoutingContext ctx) {
+    json(ctx, state.results().plans());
+  }
+
+  /** {@code /api/compare?a=PLAN&b=PLAN}: two plans' results side by side. */
+  void compare(RoutingContext ctx) {
+    String a = ctx.request().getParam("a");
+    String b = ctx.request().getParam("b");
+    if (a == null || b == null) {
+      badRequest(ctx, "/api/compare needs the query parameters a and b (two plan names)");
+      return;
+    }
+    json(ctx, Map.of("a", a, "b", b, "rows", state.results().compare(a, b)));
+  }
+
+  /** {@code /api/hosts}: every host/interface with its latest rates and a sparkline. */
+  void hosts(RoutingContext ctx) {
+    json(ctx, Map.of("updates", state.rates().updates(), "hosts", fleet.all()));
+  }
+
+  private static Integer positiveInt(RoutingContext ctx, String name, int fallback) {
+    String raw = ctx.request().getParam(name);
+    if (raw == null) {
+      return fallback;
+    }
+    try {
+      int v = Integer.parseInt(raw);
+      if (v > 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    badRequest(ctx, name + " must be a positive whole number, not '" + raw + "'");
+    return null;
+  }
+
+  /** Plan names come from the topics: keep letters, digits, dot, dash and underscore for a file name. */
+  static String fileSafe(String s) {
+    return s.replaceAll("[^A-Za-z0-9._-]", "_");
+  }
+
+  private static void attachment(RoutingContext ctx, String file) {
+    ctx.response().putHeader("Content-Disposition", "attachment; filename=\"" + file + "\"");
+  }
+
+  static void json(RoutingContext ctx, Object body) {
+    ctx.response()
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+        .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
+        .end(Json.text(body));
+  }
+
+  static void badRequest(RoutingContext ctx, String why) {
+    ctx.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
+        .end("400 Bad Request: " + why + "\n");
+  }
+
+  private static void notFound(RoutingContext ctx, String why) {
+    ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
+        .end("404 Not Found: " + why + "\n");
+  }
+}

@@ -1,0 +1,105 @@
+package io.netpulse.dashboard;
+
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.ResultEvent;
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.event.SteadyEvent;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What the dashboard knows, updated by the feed thread and read by HTTP handlers: runs, results, rates. Each update is
+ * also handed to a {@link Broadcast} (the SSE streams).
+ */
+final class DashboardState {
+
+  /** Where updates go once stored: event-bus addresses and JSON-ready values. */
+  interface Broadcast {
+    void send(String event, Object value);
+  }
+
+  static final String RUN = "run";
+  static final String RATE = "rate";
+  static final String STEADY = "steady";
+  static final String RESULT = "result";
+
+  private final RunBoard runs = new RunBoard();
+  private final ResultBoard results = new ResultBoard();
+  private final RateStore rates = new RateStore();
+  private final Map<String, LongAdder> consumed = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
+  private volatile Broadcast broadcast = (event, value) -> { };
+
+  void broadcastTo(Broadcast broadcast) {
+    this.broadcast = broadcast;
+  }
+
+  RunBoard runs() {
+    return runs;
+  }
+
+  ResultBoard results() {
+    return results;
+  }
+
+  RateStore rates() {
+    return rates;
+  }
+
+  void run(RunEvent event) {
+    if (event == null || event.run() == null || event.phase() == null) {
+      throw new IllegalArgumentException("a run event needs run and phase");
+    }
+    broadcast.send(RUN, runs.add(event));
+  }
+
+  void steady(SteadyEvent event) {
+    if (event == null || event.run() == null) {
+      throw new IllegalArgumentException("a steady event needs run");
+    }
+    RunView view = runs.steady(event);
+    broadcast.send(STEADY, view != null ? view : event);
+  }
+
+  void result(ResultEvent event) {
+    if (event == null) {
+      return; // a compaction tombstone
+    }
+    if (event.plan() == null || event.test() == null || event.metric() == null) {
+      throw new IllegalArgumentException("a result needs plan, test and metric");
+    }
+    results.add(event);
+    broadcast.send(RESULT, event);
+  }
+
+  void rate(RateEvent event) {
+    if (event == null || event.host() == null || event.metric() == null) {
+      throw new IllegalArgumentException("a rate needs host and metric");
+    }
+    rates.add(event);
+    broadcast.send(RATE, event);
+  }
+
+  void counted(String topic) {
+    consumed.computeIfAbsent(topic, t -> new LongAdder()).increment();
+  }
+
+  void skipped(String topic) {
+    skipped.computeIfAbsent(topic, t -> new LongAdder()).increment();
+  }
+
+  Map<String, Long> consumedByTopic() {
+    return snapshot(consumed);
+  }
+
+  Map<String, Long> skippedByTopic() {
+    return snapshot(skipped);
+  }
+
+  private static Map<String, Long> snapshot(Map<String, LongAdder> counters) {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    counters.forEach((k, v) -> out.put(k, v.sum()));
+    return out;
+  }
+}

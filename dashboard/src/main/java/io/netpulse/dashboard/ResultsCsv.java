@@ -1,0 +1,51 @@
+package io.netpulse.dashboard;
+
+import io.netpulse.common.event.ResultEvent;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Results as CSV (RFC 4180): one row per plan/test/metric with every repetition's value, mean, stddev and 95 % CI,
+ * in the result's own unit, named in its column. Repetitions go in columns run_1..run_N, N the most any row has.
+ */
+final class ResultsCsv {
+
+  private ResultsCsv() {}
+
+  static String of(List<ResultEvent> results) {
+    int runs = results.stream().mapToInt(r -> r.values() == null ? 0 : r.values().size()).max().orElse(0);
+    StringBuilder out = new StringBuilder("plan,test,metric,unit,hosts");
+    for (int i = 1; i <= runs; i++) {
+      out.append(",run_").append(i);
+    }
+    out.append(",n,mean,stddev,ci95\r\n");
+    for (ResultEvent r : results) {
+      out.append(field(r.plan())).append(',').append(field(r.test())).append(',').append(field(r.metric()))
+          .append(',').append(field(r.unit())).append(',')
+          .append(field(r.hosts() == null ? "" : String.join(" ", r.hosts())));
+      List<Double> values = r.values() == null ? List.of() : List.copyOf(r.values().values());
+      for (int i = 0; i < runs; i++) {
+        out.append(',').append(i < values.size() ? number(values.get(i)) : "");
+      }
+      out.append(',').append(r.n()).append(',').append(number(r.mean())).append(',').append(number(r.stddev()))
+          .append(',').append(number(r.ci95())).append("\r\n");
+    }
+    return out.toString();
+  }
+
+  private static String number(Double v) {
+    return v == null || v.isNaN() ? "" : String.format(Locale.ROOT, "%s", v);
+  }
+
+  /** Quoted when it holds a comma, quote or line break; a leading =, +, - or @ is defused for spreadsheets. */
+  static String field(String s) {
+    if (s == null) {
+      return "";
+    }
+    String v = !s.isEmpty() && "=+-@".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
+    if (v.chars().anyMatch(c -> c == ',' || c == '"' || c == '\n' || c == '\r')) {
+      return '"' + v.replace("\"", "\"\"") + '"';
+    }
+    return v;
+  }
+}

@@ -1,0 +1,78 @@
+package io.netpulse.dashboard;
+
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.event.SteadyEvent;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The latest state of recent runs, newest updated first. Bounded: an always-on dashboard reads the whole runs topic
+ * at start and sees every run afterwards, so only the {@value #MAX_RUNS} most recently updated are kept.
+ */
+final class RunBoard {
+
+  static final int MAX_RUNS = 2000;
+
+  /** Access order: the least recently updated run is evicted first. */
+  private final Map<String, RunView> runs = new LinkedHashMap<>(256, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, RunView> eldest) {
+      return size() > MAX_RUNS;
+    }
+  };
+
+  /** Per-second series of runs in progress: their rates go to the run view's feed. */
+  private final Set<SeriesKey> watched = ConcurrentHashMap.newKeySet();
+
+  synchronized RunView add(RunEvent event) {
+    RunView view = runs.get(event.run());
+    view = view == null ? RunView.first(event) : view.with(event);
+    runs.put(event.run(), view);
+    if (view.metric() != null && view.sut() != null) {
+      SeriesKey series = new SeriesKey(view.sut(), view.iface(), view.metric(), FleetView.WINDOW);
+      if (view.ended()) {
+        watched.remove(series);
+      } else {
+        watched.add(series);
+      }
+    }
+    return view;
+  }
+
+  /** True when the rate belongs to a running test's charted series. */
+  boolean watches(SeriesKey series) {
+    return watched.contains(series);
+  }
+
+  /** The run with its steady event, or null when the run is unknown (its lifecycle not seen, or evicted). */
+  synchronized RunView steady(SteadyEvent event) {
+    RunView view = runs.get(event.run());
+    if (view == null) {
+      return null;
+    }
+    view = view.with(event);
+    runs.put(event.run(), view);
+    return view;
+  }
+
+  synchronized RunView get(String run) {
+    return runs.get(run);
+  }
+
+  /** Runs newest first (by latest event); {@code activeOnly} drops those that are DONE or FAILED. */
+  synchronized List<RunView> list(boolean activeOnly, int limit) {
+    List<RunView> out = new ArrayList<>();
+    for (RunView v : runs.values()) {
+      if (!activeOnly || !v.ended()) {
+        out.add(v);
+      }
+    }
+    out.sort(Comparator.comparingLong(RunView::updated).reversed().thenComparing(RunView::run));
+    return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
+  }
+}

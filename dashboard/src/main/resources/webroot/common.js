@@ -1,0 +1,70 @@
+// Shared by the netpulse pages: number formatting with units, DOM helpers, the nav. Values from the topics
+// (host, test, plan names) only ever reach the page through textContent, never as HTML.
+(function () {
+  'use strict';
+
+  const SCALES = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+
+  // [number text, unit text], e.g. 9.4e9 bit/s -> ['9.400', 'Gbit/s']; packets/s scale as pps
+  function scaled(v, unit) {
+    if (v === null || v === undefined || Number.isNaN(v)) return ['—', ''];
+    const short = unit === 'packets/s' ? 'pps' : unit;
+    if (unit === 'bit/s' || unit === 'packets/s') {
+      for (const [f, p] of SCALES) if (Math.abs(v) >= f) return [(v / f).toFixed(3), p + short];
+      return [v.toFixed(0), short];
+    }
+    return [Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(4), unit || ''];
+  }
+
+  function text(v, unit) {
+    const [n, u] = scaled(v, unit);
+    return u ? n + ' ' + u : n;
+  }
+
+  function exact(v, unit) {
+    return Math.round(v).toLocaleString('en-US') + ' ' + unit;
+  }
+
+  function el(tag, content, cls) {
+    const e = document.createElement(tag);
+    if (content !== undefined && content !== null) e.textContent = String(content);
+    if (cls) e.className = cls;
+    return e;
+  }
+
+  function json(url) {
+    return fetch(url, { cache: 'no-store' }).then((r) => {
+      if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
+      return r.json();
+    });
+  }
+
+  function duration(ms) {
+    if (ms === null || ms === undefined || ms < 0) return '—';
+    const s = Math.round(ms / 1000);
+    return s >= 60 ? Math.floor(s / 60) + ' min ' + String(s % 60).padStart(2, '0') + ' s' : s + ' s';
+  }
+
+  function markNav() {
+    const here = location.pathname === '/' ? '/index.html' : location.pathname;
+    document.querySelectorAll('nav a').forEach((a) => {
+      if (a.getAttribute('href') === here) a.classList.add('here');
+    });
+  }
+
+  // one live feed per page; the status element shows whether it is connected
+  function feed(name, handlers, statusEl) {
+    const events = new EventSource('/events?feed=' + encodeURIComponent(name));
+    for (const [event, fn] of Object.entries(handlers)) {
+      events.addEventListener(event, (e) => fn(JSON.parse(e.data)));
+    }
+    events.onopen = () => { if (statusEl) { statusEl.textContent = 'live'; statusEl.className = 'status'; } };
+    events.onerror = () => {
+      if (statusEl) { statusEl.textContent = 'reconnecting to the live feed…'; statusEl.className = 'status stale'; }
+    };
+    return events;
+  }
+
+  window.np = { scaled, text, exact, el, json, duration, feed, $: (id) => document.getElementById(id) };
+  document.addEventListener('DOMContentLoaded', markNav);
+})();

@@ -1,0 +1,183 @@
+package io.netpulse.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.RunEvent.Phase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The runs, results and fleet pages in a real headless Chromium while events flow through the embedded broker: the
+ * live value of a running test changes, its repetition values and mean ± CI appear, results tables and the comparison
+ * are filled, and the fleet view holds 1,000 hosts, filters and sorts them. Screenshots go to target/.
+ */
+class DashboardPagesBrowserTest {
+
+  static final String HOSTILE = "<img src=x onerror=\"document.title='pwned'\">";
+
+  @TempDir Path tmp;
+
+  @Test
+  void runsResultsAndFleetPages() throws Exception {
+    assumeTrue(HeadlessChromium.installed(),
+        "skipped: needs Debian's chromium and chromedriver (apt-get install chromium chromium-driver)");
+    Topics topics = new Topics("pages.");
+    Files.createDirectories(tmp.resolve("profile"));
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(tmp.resolve("data"), 0)) {
+      kafka.createTopics(topics, 2);
+      try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.bootstrapServers(), topics));
+          RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates());
+          HeadlessChromium chromium = HeadlessChromium.start(tmp.resolve("profile"), tmp.resolve("chromium.log"))) {
+        dashboard.awaitLiveFeed(Duration.ofSeconds(30));
+        ChromeDriver page = chromium.driver();
+        WebDriverWait wait = new WebDriverWait(page, Duration.ofSeconds(30));
+        runView(topics, traffic, dashboard, page, wait);
+        resultsView(topics, traffic, dashboard, page, wait);
+        fleetView(traffic, dashboard, page, wait);
+        assertThat(page.findElements(By.tagName("img"))).isEmpty();
+      }
+    }
+  }
+
+  private void runView(Topics topics, RateTraffic traffic, Dashboard dashboard, ChromeDriver page, WebDriverWait wait)
+      throws Exception {
+    long t0 = System.currentTimeMillis();
+    traffic.event(topics.runs(), "r1", Events.run("r1", "xlarge", "rx", "rx_bandwidth", 1, Phase.WARMUP, t0,
+        "sut", "eth0"));
+    page.get(dashboard.url() + "runs.html");
+    wait.until(d -> text(d, "run-test").equals("rx") && text(d, "run-phase").equals("WARMUP"));
+
+    AtomicBoolean producing = new AtomicBoolean(true);
+    AtomicLong second = new AtomicLong(1);
+    Thread producer = new Thread(() -> {
+      while (producing.get()) {
+        long s = second.getAndIncrement();
+        traffic.send(RateTraffic.rate("sut", "eth0", "rx_bps", t0 + s * 1000, 9.0e9 + s * 1e6));
+        try {
+          Thread.sleep(300);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "run-rates");
+    producer.start();
+    try {
+      traffic.event(topics.runs(), "r1", Events.run("r1", "xlarge", "rx", "rx_bandwidth", 1, Phase.MEASURING,
+          t0 + 2000, "sut", "eth0"));
+      wait.until(d -> text(d, "run-phase").equals("MEASURING") && text(d, "run-now").matches("9\\.0\\d\\d"));
+      String first = text(page, "run-now");
+      wait.until(d -> !text(d, "run-now").equals(first));
+      assertThat(text(page, "run-now-unit")).isEqualTo("Gbit/s");
+      assertThat(page.findElements(By.cssSelector("#run-chart canvas"))).isNotEmpty();
+      assertThat(text(page, "run-remaining")).matches("\\d+ s");
+    } finally {
+      producing.set(false);
+      producer.interrupt();
+      producer.join(5000);
+    }
+    traffic.event(topics.steady(), "r1", Events.steady("r1", "sut", "eth0", "rx_bps", 9.01e9, t0 + 9000));
+    traffic.event(topics.results(), "xlarge/rx/rx_bps", Events.result("xlarge", "rx", "rx_bps", "bit/s", 9.01e9));
+    traffic.event(topics.runs(), "r1", Events.run("r1", "xlarge", "rx", "rx_bandwidth", 1, Phase.DONE, t0 + 10_000,
+        "sut", "eth0"));
+    wait.until(d -> text(d, "run-phase").equals("DONE") && d.findElement(By.id("reps")).getText().contains("#1"));
+    assertThat(page.findElement(By.id("reps")).getText()).contains("rx_bps").contains("9.010 Gbit/s");
+    screenshot(page, "dashboard-runs.png");
+  }
+
+  private void resultsView(Topics topics, RateTraffic traffic, Dashboard dashboard, ChromeDriver page,
+      WebDriverWait wait) throws Exception {
+    traffic.event(topics.results(), "xlarge/rx/rx_bps", Events.result("xlarge", "rx", "rx_bps", "bit/s",
+        9.4e9, 9.5e9, 9.3e9));
+    traffic.event(topics.results(), "large/rx/rx_bps", Events.result("large", "rx", "rx_bps", "bit/s",
+        4.7e9, 4.8e9, 4.6e9));
+    traffic.event(topics.results(), "large/" + HOSTILE + "/tcp_lat_us", Events.result("large", HOSTILE, "tcp_lat_us",
+        "us", 21.5, 22.5, 22.0));
+    page.get(dashboard.url() + "results.html");
+    until(page, wait, d -> d.findElement(By.id("results")).getText()
+        .contains("4.700 Gbit/s / 4.800 Gbit/s / 4.600 Gbit/s"), "plan large's runs");
+    String table = page.findElement(By.id("results")).getText();
+    assertThat(table).contains(HOSTILE).contains("tcp_lat_us").contains("22.00 us");
+    assertThat(page.findElement(By.id("csv")).getAttribute("href")).endsWith("/api/results?plan=large&format=csv&download=true");
+    // A is the first plan (large), B the second (xlarge): B ÷ A
+    until(page, wait, d -> d.findElement(By.id("compare")).getText().contains("2.000"), "the comparison's ratio");
+    assertThat(page.findElement(By.id("compare")).getText()).contains("4.700 Gbit/s ±").contains("9.400 Gbit/s ±");
+    screenshot(page, "dashboard-results.png");
+  }
+
+  private void fleetView(RateTraffic traffic, Dashboard dashboard, ChromeDriver page, WebDriverWait wait)
+      throws Exception {
+    int hosts = 1000;
+    long now = System.currentTimeMillis();
+    List<RateEvent> rates = new ArrayList<>();
+    for (int h = 0; h < hosts; h++) {
+      String host = String.format("host-%04d", h);
+      rates.add(RateTraffic.rate(host, "eth0", "rx_bps", now, 1e9 + h * 1e6));
+      rates.add(RateTraffic.rate(host, "eth0", "tx_bps", now, 5e8 + h));
+      rates.add(RateTraffic.rate(host, "eth0", "rx_pps", now, 80_000 + h));
+      rates.add(RateTraffic.rate(host, "eth0", "tx_pps", now, 40_000 + h));
+    }
+    traffic.sendAll(rates);
+    page.get(dashboard.url() + "fleet.html");
+    wait.until(d -> text(d, "count").startsWith((hosts + 1) + " of " + (hosts + 1))); // and the run's sut
+    // only the rows in view are in the DOM
+    assertThat(page.findElements(By.cssSelector("#fleet tbody tr[data-host]"))).hasSizeLessThan(100);
+
+    page.findElement(By.cssSelector("th[data-key=rxBps]")).click(); // biggest first
+    wait.until(d -> firstHost(d).equals("sut"));
+    page.findElement(By.id("filter")).sendKeys("host-");
+    wait.until(d -> text(d, "count").startsWith(hosts + " of"));
+    assertThat(firstHost(page)).isEqualTo("host-0999");
+
+    // a second of new rates: the row follows
+    traffic.sendAll(List.of(RateTraffic.rate("host-0007", "eth0", "rx_bps", now + 1000, 7.7e9)));
+    wait.until(d -> firstHost(d).equals("host-0007"));
+    WebElement row = page.findElement(By.cssSelector("#fleet tbody tr[data-host='host-0007']"));
+    assertThat(row.getText()).contains("7.700 Gbit/s");
+    assertThat(row.findElements(By.tagName("canvas"))).hasSize(1);
+    screenshot(page, "dashboard-fleet.png");
+  }
+
+  /** Waits, and on timeout fails with what the page showed (a bare Selenium timeout says nothing). */
+  private static void until(ChromeDriver page, WebDriverWait wait, java.util.function.Predicate<ChromeDriver> what,
+      String description) {
+    try {
+      wait.until(d -> what.test(page));
+    } catch (org.openqa.selenium.TimeoutException e) {
+      throw new AssertionError("timed out waiting for " + description + "; the page showed:\n"
+          + page.findElement(By.tagName("body")).getText(), e);
+    }
+  }
+
+  private static String firstHost(org.openqa.selenium.WebDriver d) {
+    List<WebElement> rows = d.findElements(By.cssSelector("#fleet tbody tr[data-host]"));
+    return rows.isEmpty() ? "" : rows.get(0).getAttribute("data-host");
+  }
+
+  private static String text(org.openqa.selenium.WebDriver d, String id) {
+    return d.findElement(By.id(id)).getText();
+  }
+
+  private static void screenshot(ChromeDriver page, String name) throws Exception {
+    Path shot = Path.of("target", name);
+    Files.createDirectories(shot.getParent());
+    Files.copy(page.getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+    assertThat(Files.size(shot)).isGreaterThan(10_000);
+  }
+}

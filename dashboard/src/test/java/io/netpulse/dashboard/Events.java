@@ -1,0 +1,42 @@
+package io.netpulse.dashboard;
+
+import io.netpulse.common.event.ResultEvent;
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.event.SteadyEvent;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/** Events shaped as the launcher and processor write them, for the dashboard's tests. */
+final class Events {
+
+  private Events() {}
+
+  static RunEvent run(String run, String plan, String test, String type, int rep, RunEvent.Phase phase, long ts,
+      String sut, String iface) {
+    return new RunEvent(RunEvent.SCHEMA, run, plan, test, rep, phase, ts, null, type, sut, iface, "exec-1",
+        new RunEvent.Steady(5000, 0.05, 0.01), new RunEvent.Planned(2000, 30_000, "steady"));
+  }
+
+  static SteadyEvent steady(String run, String host, String iface, String metric, double value, long ts) {
+    return new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric, value, "bit/s", 5000, 0.01, ts);
+  }
+
+  static ResultEvent result(String plan, String test, String metric, String unit, double... values) {
+    SortedMap<Integer, Double> byRep = new TreeMap<>();
+    double sum = 0;
+    for (int i = 0; i < values.length; i++) {
+      byRep.put(i + 1, values[i]);
+      sum += values[i];
+    }
+    double mean = sum / values.length;
+    double sq = 0;
+    for (double v : values) {
+      sq += (v - mean) * (v - mean);
+    }
+    Double stddev = values.length > 1 ? Math.sqrt(sq / (values.length - 1)) : null;
+    Double ci95 = stddev == null ? null : 4.303 * stddev / Math.sqrt(values.length);
+    return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, byRep, values.length, mean, stddev, ci95,
+        List.of("sut", "peer"), List.of(), System.currentTimeMillis(), "exec-1");
+  }
+}
