@@ -145,9 +145,27 @@
     }).catch(() => {});
   }
 
+  // at most one render per frame however many rates arrive (a fleet sends thousands a second)
+  let frame = 0;
+  let arrived = [];
+  function renderSoon(rate) {
+    arrived.push(rate);
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      render();
+      arrived.forEach(window.np.shown);
+      arrived = [];
+    });
+  }
+
   function connect() {
     const events = new EventSource('/events?feed=live');
-    events.addEventListener('rate', (e) => onRate(JSON.parse(e.data), true));
+    events.addEventListener('rate', (e) => {
+      const rate = JSON.parse(e.data);
+      onRate(rate, true);
+      renderSoon(rate);
+    });
     events.onerror = () => { $('status').textContent = 'reconnecting to the live feed…'; };
   }
 

@@ -65,6 +65,21 @@
     return events;
   }
 
-  window.np = { scaled, text, exact, el, json, duration, feed, $: (id) => document.getElementById(id) };
+  // When each live value was put on the page, for the latency benchmark: [window end, epoch ms], the last 1,000.
+  const shownLog = [];
+  function shown(rate) {
+    shownLog.push([rate.windowEnd, Date.now()]);
+    if (shownLog.length > 1000) shownLog.shift();
+  }
+
+  // How long each render of a big view took, ms, the last 1,000: the benchmark reads it.
+  const renderLog = [];
+  function rendered(ms) {
+    renderLog.push(ms);
+    if (renderLog.length > 1000) renderLog.shift();
+  }
+
+  window.np = { scaled, text, exact, el, json, duration, feed, shown, shownLog, rendered, renderLog,
+    $: (id) => document.getElementById(id) };
   document.addEventListener('DOMContentLoaded', markNav);
 })();

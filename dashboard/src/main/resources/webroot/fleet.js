@@ -83,6 +83,7 @@
 
   function render() {
     frame = 0;
+    const started = performance.now();
     if (dirty) rebuild();
     const first = Math.max(0, Math.floor(scroller.scrollTop / ROW_HEIGHT) - OVERSCAN);
     const count = Math.ceil(scroller.clientHeight / ROW_HEIGHT) + 2 * OVERSCAN;
@@ -104,6 +105,7 @@
     }
     trs.push(spacer((view.length - last) * ROW_HEIGHT));
     body.replaceChildren(...trs);
+    window.np.rendered(performance.now() - started);
   }
 
   function schedule(resort) {

@@ -40,8 +40,8 @@
     const t = rate.windowEnd / 1000;
     if (points.length && points[points.length - 1][0] >= t) return;
     points.push([t, rate.mean]);
-    window.npShown = { windowEnd: rate.windowEnd, mean: rate.mean, at: Date.now() }; // for the latency bench
     renderDetail();
+    window.np.shown(rate);
   }
 
   function select(id, byUser) {

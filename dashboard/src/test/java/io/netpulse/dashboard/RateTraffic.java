@@ -53,7 +53,7 @@ final class RateTraffic implements AutoCloseable {
     producer.flush();
     try {
       if (last != null) {
-        last.get(10, TimeUnit.SECONDS);
+        last.get(30, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -74,7 +74,7 @@ final class RateTraffic implements AutoCloseable {
 
   private void sendTo(String toTopic, String key, byte[] value) {
     try {
-      producer.send(new ProducerRecord<>(toTopic, key, value)).get(10, TimeUnit.SECONDS);
+      producer.send(new ProducerRecord<>(toTopic, key, value)).get(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
