@@ -83,8 +83,13 @@ public final class Dashboard implements AutoCloseable {
 
   /** {@code http://HOST:PORT/}, with {@code ?token=…} when a token is required. */
   public String url() {
+    return url("");
+  }
+
+  /** The URL of one page, e.g. {@code runs.html}, with {@code ?token=…} when a token is required. */
+  public String url(String page) {
     String host = urlHost.contains(":") ? "[" + urlHost + "]" : urlHost;
-    return "http://" + host + ":" + port + "/" + (token == null ? "" : "?token=" + token);
+    return "http://" + host + ":" + port + "/" + page + (token == null ? "" : "?token=" + token);
   }
 
   public int port() {

@@ -141,7 +141,7 @@ public class RunCommand implements Callable<Integer> {
     }, "netpulse-run-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      progress.println("dashboard " + stack.dashboard().url());
+      progress.println("dashboard " + stack.dashboard().url("runs.html"));
       PlanExecution execution = new PlanExecution(plan, new PlanExecution.Settings(installTools,
           Duration.ofSeconds(connectTimeoutSeconds), Duration.ofSeconds(resultTimeoutSeconds), remoteJar),
           stack.bootstrapServers(), stack.topics(), progress, System.console() != null);
