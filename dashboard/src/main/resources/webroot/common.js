@@ -45,11 +45,19 @@
     return s >= 60 ? Math.floor(s / 60) + ' min ' + String(s % 60).padStart(2, '0') + ' s' : s + ' s';
   }
 
-  function markNav() {
+  const PAGES = [['/index.html', 'Live rate'], ['/runs.html', 'Runs'], ['/results.html', 'Results'],
+    ['/fleet.html', 'Fleet']];
+
+  // the same nav on every page, the current one marked
+  function nav() {
     const here = location.pathname === '/' ? '/index.html' : location.pathname;
-    document.querySelectorAll('nav a').forEach((a) => {
-      if (a.getAttribute('href') === here) a.classList.add('here');
-    });
+    const box = document.getElementById('nav');
+    if (!box) return;
+    box.replaceChildren(...PAGES.map(([href, label]) => {
+      const a = el('a', label, href === here ? 'here' : '');
+      a.href = href;
+      return a;
+    }));
   }
 
   // one live feed per page; the status element shows whether it is connected
@@ -81,5 +89,5 @@
 
   window.np = { scaled, text, exact, el, json, duration, feed, shown, shownLog, rendered, renderLog,
     $: (id) => document.getElementById(id) };
-  document.addEventListener('DOMContentLoaded', markNav);
+  document.addEventListener('DOMContentLoaded', nav);
 })();

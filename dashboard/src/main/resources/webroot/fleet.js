@@ -26,8 +26,10 @@
       rows.set(key, Object.assign({}, update, { spark }));
       return;
     }
-    const spark = row.spark;
+    if (update.updated < row.updated) return; // a snapshot older than the deltas already merged
+    const spark = update.spark ? Array.from(update.spark) : row.spark;
     Object.assign(row, update, { spark });
+    if (update.spark) return;
     if (update.rxBps !== null && update.rxBps !== undefined) {
       spark.push(update.rxBps);
       if (spark.length > SPARK_POINTS) spark.shift();
@@ -125,9 +127,10 @@
   scroller.addEventListener('scroll', () => schedule(false));
   window.addEventListener('resize', () => schedule(false));
 
+  // the feed first, then the snapshot: every change after the snapshot comes in a later "hosts" event
+  feed('fleet', { hosts: (changed) => { changed.forEach(merge); schedule(true); } }, $('status'));
   json('/api/hosts').then((snapshot) => snapshot.hosts.forEach(merge)).catch(() => {}).finally(() => {
     schedule(true);
-    feed('fleet', { hosts: (changed) => { changed.forEach(merge); schedule(true); } }, $('status'));
     setInterval(() => schedule(false), 1000); // ages tick
   });
 })();

@@ -79,13 +79,15 @@ final class DashboardVerticle extends VerticleBase {
   /** Once a second, the fleet rows that changed, to browsers on the fleet view (none listening: nothing done). */
   private void pushFleet() {
     long upTo = state.rates().updates();
-    if (events.clients("fleet") > 0 && upTo > fleetPushedUpTo) {
-      List<FleetView.HostRow> changed = fleet.changedSince(fleetPushedUpTo);
-      if (!changed.isEmpty()) {
-        vertx.eventBus().publish(EventStream.HOSTS, Json.text(changed));
-      }
+    // with nobody listening the mark stays put: the first browser to connect then gets everything since
+    if (events.clients("fleet") == 0 || upTo == fleetPushedUpTo) {
+      return;
     }
+    List<FleetView.HostRow> changed = fleet.changedSince(fleetPushedUpTo);
     fleetPushedUpTo = upTo;
+    if (!changed.isEmpty()) {
+      vertx.eventBus().publish(EventStream.HOSTS, Json.text(changed));
+    }
   }
 
   private void health(RoutingContext ctx) {
