@@ -65,9 +65,15 @@
     return tr;
   }
 
-  function sparkline(values) {
-    const canvas = el('canvas', null, 'spark');
-    canvas.width = 120;
+  // each row keeps its canvas, redrawn only when its points changed: most renders move text, not lines
+  function sparkline(row) {
+    const values = row.spark;
+    const drawn = values.length + ':' + values[values.length - 1];
+    if (row.canvas && row.drawn === drawn) return row.canvas;
+    const canvas = row.canvas || el('canvas', null, 'spark');
+    row.canvas = canvas;
+    row.drawn = drawn;
+    canvas.width = 120; // also clears it
     canvas.height = 20;
     const max = Math.max(1, ...values);
     const g = canvas.getContext('2d');
@@ -97,7 +103,7 @@
       const tr = el('tr');
       tr.style.height = ROW_HEIGHT + 'px';
       const spark = el('td');
-      spark.append(sparkline(r.spark));
+      spark.append(sparkline(r));
       tr.append(el('td', r.host), el('td', r.iface ?? ''), el('td', text(r.rxPps, 'packets/s'), 'num'),
         el('td', text(r.txPps, 'packets/s'), 'num'), el('td', text(r.rxBps, 'bit/s'), 'num'),
         el('td', text(r.txBps, 'bit/s'), 'num'), spark,
