@@ -36,9 +36,8 @@ class CommandEnvironmentTest {
   }
 
   @Test
-  void anEnvDefaultIsUsedWhenTheFlagIsAbsentAndTheFlagWinsOverIt() {
-    // picocli resolves ${env:...} through System.getenv; a property of the same name is not read,
-    // so the check is on a variable every environment has: none. Instead, parse and look at defaults.
+  void theFormerDefaultsStillApplyWithoutTheVariablesAndAFlagStillWins() {
+    // the test JVM has none of these variables: the ${env:NAME:-default} fallback must be the old default
     CommandLine cli = Main.commandLine();
     CommandLine.ParseResult parsed = cli.parseArgs("collector", "agent", "--bootstrap-servers", "k:9092",
         "--batch-linger", "250");
