@@ -80,11 +80,20 @@ public final class ProcessorCommand implements Callable<Integer> {
         EmbeddedKafka.createTopics(pipeline.bootstrapServers, pipeline.topics(), pipeline.partitions, (short) -1);
         return;
       } catch (IllegalStateException e) {
-        if (attempt >= 3) {
+        if (attempt >= 3 || !lostCreationRace(e)) {
           throw new UserError("processor: " + e.getMessage() + "; check --bootstrap-servers", 1);
         }
       }
     }
+  }
+
+  private static boolean lostCreationRace(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.apache.kafka.common.errors.TopicExistsException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void report(HealthFile health, ProcessorApp app, RatesToStore writer) {

@@ -37,6 +37,23 @@ class ProcessorCommandTest {
   @TempDir Path dir;
 
   @Test
+  void anUnreachableClusterIsAOneLineErrorAndANonZeroExit() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "processor",
+        "--bootstrap-servers", "127.0.0.1:" + closedPort, "--data-dir", dir.toString()))
+        .redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile()).start();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("exits by itself").isTrue();
+    String out = Files.readString(dir.resolve("out.txt"));
+    assertThat(p.exitValue()).as(out).isNotZero();
+    assertThat(out).contains("netpulse: processor: cannot create topics on 127.0.0.1:" + closedPort)
+        .contains("check --bootstrap-servers").doesNotContain("\tat ");
+  }
+
+  @Test
   void createsTopicsStoresRatesAndReportsRunningInItsHealthFile() throws Exception {
     Topics topics = Topics.defaults();
     Path health = dir.resolve("health/processor.health");
