@@ -31,7 +31,7 @@ final class CodeEnvironment {
   static final Set<String> READ_BY_GETENV = Set.of("NETPULSE_INFLUX_TOKEN", "NETPULSE_DEBUG");
 
   /** One annotated option of a command: its longest name and its annotated default. */
-  record OptionDefault(String command, String name, String defaultValue, Class<?> declaredIn) {
+  record OptionDefault(String command, String name, String defaultValue, Class<?> declaredIn, boolean hidden) {
 
     /** NETPULSE_ and the option's name in upper snake case: --commit-ms is NETPULSE_COMMIT_MS. */
     String expectedEnv() {
@@ -101,7 +101,7 @@ final class CodeEnvironment {
         }
         String longest = java.util.Arrays.stream(option.names())
             .max(java.util.Comparator.comparingInt(String::length)).orElseThrow();
-        out.add(new OptionDefault(command, longest, option.defaultValue(), c));
+        out.add(new OptionDefault(command, longest, option.defaultValue(), c, option.hidden()));
       }
     }
   }

@@ -36,6 +36,22 @@ class CommandEnvironmentTest {
   }
 
   @Test
+  void everyVariableOfTheDeployedCommandsIsInTheReadme() {
+    String readme = RepoFiles.read("README.md");
+    Set<String> missing = new java.util.TreeSet<>();
+    for (String command : DEPLOYED) {
+      for (CodeEnvironment.OptionDefault o : CodeEnvironment.optionsByCommand().get(command)) {
+        if (!o.hidden()) {
+          o.envNames().stream().filter(name -> !readme.contains("`" + name + "`")).forEach(missing::add);
+        }
+      }
+    }
+    if (!missing.isEmpty()) {
+      fail("README.md: section Configuration does not name " + missing);
+    }
+  }
+
+  @Test
   void theFormerDefaultsStillApplyWithoutTheVariablesAndAFlagStillWins() {
     // the test JVM has none of these variables: the ${env:NAME:-default} fallback must be the old default
     CommandLine cli = Main.commandLine();
