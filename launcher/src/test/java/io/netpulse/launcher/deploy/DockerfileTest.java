@@ -89,6 +89,33 @@ class DockerfileTest {
   }
 
   @Test
+  void whatItCopiesFromTheContextIsNotDockerignored() {
+    List<String> ignored = new ArrayList<>();
+    for (String line : RepoFiles.read(".dockerignore").split("\n")) {
+      if (!line.isBlank() && !line.startsWith("#")) {
+        ignored.add(line.strip());
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    for (String line : instructions()) {
+      if (!line.matches("(?i)^COPY\\s.*") || line.contains("--from=")) {
+        continue;
+      }
+      String[] words = line.split("\\s+");
+      for (int i = 1; i < words.length - 1; i++) {
+        String source = words[i].replaceFirst("^\\./", "");
+        String top = source.split("/")[0];
+        if (ignored.contains(top) || ignored.contains(source)) {
+          problems.add(FILE + ": COPY " + source + ", but .dockerignore excludes it");
+        } else if (!java.nio.file.Files.exists(RepoFiles.root().resolve(source))) {
+          problems.add(FILE + ": COPY " + source + ", which is not in the repository");
+        }
+      }
+    }
+    report(problems);
+  }
+
+  @Test
   void environmentVariablesItSetsAreReadByTheCode() {
     List<String> problems = new ArrayList<>();
     Set<String> known = new HashSet<>(CodeEnvironment.readByScript());
