@@ -51,10 +51,12 @@ public final class CollectorCommand implements Callable<Integer> {
 
     @Mixin PipelineOptions pipeline = new PipelineOptions();
 
-    @Option(names = "--run", paramLabel = "ID", defaultValue = "${env:NETPULSE_RUN}", description = "Run id put on every line (default: none, monitoring).")
+    @Option(names = "--run", paramLabel = "ID", defaultValue = "${env:NETPULSE_RUN}",
+        description = "Run id put on every line (default: none, monitoring).")
     String run;
 
-    @Option(names = "--memory-lines", defaultValue = "${env:NETPULSE_MEMORY_LINES:-" + SinkSettings.DEFAULT_MEMORY_LINES + "}",
+    @Option(names = "--memory-lines",
+        defaultValue = "${env:NETPULSE_MEMORY_LINES:-" + SinkSettings.DEFAULT_MEMORY_LINES + "}",
         description = "Lines kept in memory while Kafka is behind before they go to the spool (default: ${DEFAULT-VALUE}).")
     int memoryLines;
 
@@ -226,7 +228,8 @@ public final class CollectorCommand implements Callable<Integer> {
         "Without sysstat, sar-dev becomes proc-net-dev (/proc/net/dev every second)."})
   static final class Agent extends Mode {
 
-    @Option(names = "--host", paramLabel = "NAME", defaultValue = "${env:NETPULSE_HOST}", description = "Host name keying the lines (default: this host's name).")
+    @Option(names = "--host", paramLabel = "NAME", defaultValue = "${env:NETPULSE_HOST}",
+        description = "Host name keying the lines (default: this host's name).")
     String host;
 
     @Option(names = "--samplers", split = ",", defaultValue = "${env:NETPULSE_SAMPLERS:-sar-dev,ss-summary}",
