@@ -51,29 +51,31 @@ public final class CollectorCommand implements Callable<Integer> {
 
     @Mixin PipelineOptions pipeline = new PipelineOptions();
 
-    @Option(names = "--run", paramLabel = "ID", description = "Run id put on every line (default: none, monitoring).")
+    @Option(names = "--run", paramLabel = "ID", defaultValue = "${env:NETPULSE_RUN}",
+        description = "Run id put on every line (default: none, monitoring).")
     String run;
 
-    @Option(names = "--memory-lines", defaultValue = "" + SinkSettings.DEFAULT_MEMORY_LINES,
+    @Option(names = "--memory-lines",
+        defaultValue = "${env:NETPULSE_MEMORY_LINES:-" + SinkSettings.DEFAULT_MEMORY_LINES + "}",
         description = "Lines kept in memory while Kafka is behind before they go to the spool (default: ${DEFAULT-VALUE}).")
     int memoryLines;
 
-    @Option(names = "--spool-max-bytes", paramLabel = "SIZE", defaultValue = "256m",
+    @Option(names = "--spool-max-bytes", paramLabel = "SIZE", defaultValue = "${env:NETPULSE_SPOOL_MAX_BYTES:-256m}",
         description = "Bound of the disk spool (DATA_DIR/spool), suffix k, m or g; beyond it the oldest lines are "
             + "dropped and counted (default: ${DEFAULT-VALUE}).")
     String spoolMaxBytes;
 
-    @Option(names = "--metrics-interval", paramLabel = "SECONDS", defaultValue = "60",
+    @Option(names = "--metrics-interval", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_METRICS_INTERVAL:-60}",
         description = "Log each source's read/sent/spooled/dropped counters this often (default: ${DEFAULT-VALUE}).")
     int metricsIntervalSeconds;
 
-    @Option(names = "--batch-linger", paramLabel = "MILLIS", defaultValue = "500",
+    @Option(names = "--batch-linger", paramLabel = "MILLIS", defaultValue = "${env:NETPULSE_BATCH_LINGER:-500}",
         description = "Once a line waits, gather more for this long before one Kafka request: lines reach Kafka up to "
             + "this much later, for fewer requests and less CPU (default: ${DEFAULT-VALUE}; figures in "
             + "collector/README.md).")
     int batchLingerMillis;
 
-    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0",
+    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_DURATION:-0}",
         description = "Stop after this many seconds (default: run until stopped).")
     int durationSeconds;
 
@@ -226,10 +228,11 @@ public final class CollectorCommand implements Callable<Integer> {
         "Without sysstat, sar-dev becomes proc-net-dev (/proc/net/dev every second)."})
   static final class Agent extends Mode {
 
-    @Option(names = "--host", paramLabel = "NAME", description = "Host name keying the lines (default: this host's name).")
+    @Option(names = "--host", paramLabel = "NAME", defaultValue = "${env:NETPULSE_HOST}",
+        description = "Host name keying the lines (default: this host's name).")
     String host;
 
-    @Option(names = "--samplers", split = ",", defaultValue = "sar-dev,ss-summary",
+    @Option(names = "--samplers", split = ",", defaultValue = "${env:NETPULSE_SAMPLERS:-sar-dev,ss-summary}",
         description = "Samplers to run: sar-dev, ss-summary, proc-net-dev (default: ${DEFAULT-VALUE}).")
     List<String> samplers;
 
@@ -260,7 +263,7 @@ public final class CollectorCommand implements Callable<Integer> {
         "known_hosts; set host_key_policy: accept-new in the inventory to record unknown hosts."})
   static final class Ssh extends Mode {
 
-    @Option(names = "--inventory", paramLabel = "FILE", required = true,
+    @Option(names = "--inventory", paramLabel = "FILE", required = true, defaultValue = "${env:NETPULSE_INVENTORY}",
         description = "YAML inventory: defaults (user, port, identity, known_hosts, host_key_policy, samplers, "
             + "connect_timeout_s) and hosts (name, address and any of those).")
     Path inventoryFile;

@@ -1,16 +1,26 @@
 package io.netpulse.launcher.cli;
 
+import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.processor.ProcessorApp;
+import io.netpulse.processor.store.InfluxStore;
+import io.netpulse.processor.store.RatesToStore;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "processor", mixinStandardHelpOptions = true,
-    description = "Runs the Kafka Streams processor against a Kafka cluster until stopped.")
+    description = {"Runs the Kafka Streams processor against a Kafka cluster until stopped.",
+      "Creates the missing topics (--partitions) first; with --influx-url it also copies rates and results",
+      "into that InfluxDB (the store writer)."})
 public final class ProcessorCommand implements Callable<Integer> {
+
+  /** How often the health file is rewritten. */
+  static final Duration HEALTH_INTERVAL = Duration.ofSeconds(5);
 
   @Mixin PipelineOptions pipeline = new PipelineOptions();
 
@@ -22,6 +32,11 @@ public final class ProcessorCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   String applicationId;
 
+  @Option(names = "--health-file", paramLabel = "FILE", defaultValue = "${env:NETPULSE_HEALTH_FILE}",
+      description = "Rewrite this file every 5 s with the Kafka Streams state (RUNNING, REBALANCING, ERROR, ...) "
+          + "and the store writer's counters, for health checks (default: not written).")
+  Path healthFile;
+
   @Override
   public Integer call() throws Exception {
     if (pipeline.bootstrapServers == null) {
@@ -29,16 +44,64 @@ public final class ProcessorCommand implements Callable<Integer> {
           + "'netpulse demo' runs everything embedded");
     }
     io.netpulse.processor.ProcessorSettings settings = tuning.settings();
+    createTopics();
     CountDownLatch stopped = new CountDownLatch(1);
     try (ProcessorApp app = ProcessorApp.start(pipeline.bootstrapServers, pipeline.topics(),
-        pipeline.dataDir.resolve("streams"), applicationId, settings)) {
+            pipeline.dataDir.resolve("streams"), applicationId, settings);
+        InfluxStore store = pipeline.influxUrl == null ? null : new InfluxStore(pipeline.influxUrl,
+            pipeline.influxToken(), pipeline.influxOrg, pipeline.influxBucket);
+        RatesToStore writer = store == null ? null
+            : new RatesToStore(pipeline.bootstrapServers, pipeline.topics(), store)) {
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
+      if (writer != null) {
+        writer.start();
+      }
+      HealthFile health = healthFile == null ? null : new HealthFile(healthFile);
+      report(health, app, writer);
       if (app.awaitRunning(Duration.ofSeconds(60))) {
         System.err.println("processor running: " + applicationId + " on " + pipeline.bootstrapServers
-            + " (" + settings.describe() + ")");
+            + " (" + settings.describe() + ")" + (writer == null ? "" : "; storing to " + pipeline.influxUrl));
       }
-      stopped.await();
+      while (!stopped.await(HEALTH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) {
+        report(health, app, writer);
+      }
     }
     return 0;
+  }
+
+  /**
+   * Creates the topics that are missing, with --partitions (a standalone processor on a fresh cluster
+   * would otherwise wait for source topics nobody creates). Instances started together may race to
+   * create the same topic: the loser looks again and finds it.
+   */
+  private void createTopics() {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        EmbeddedKafka.createTopics(pipeline.bootstrapServers, pipeline.topics(), pipeline.partitions, (short) -1);
+        return;
+      } catch (IllegalStateException e) {
+        if (attempt >= 3 || !lostCreationRace(e)) {
+          throw new UserError("processor: " + e.getMessage() + "; check --bootstrap-servers", 1);
+        }
+      }
+    }
+  }
+
+  private static boolean lostCreationRace(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.apache.kafka.common.errors.TopicExistsException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void report(HealthFile health, ProcessorApp app, RatesToStore writer) {
+    if (health == null) {
+      return;
+    }
+    String store = writer == null ? "" : " stored_rates=" + writer.storedRates() + " stored_results="
+        + writer.storedResults() + " bad_records=" + writer.badRecords() + " retried_batches=" + writer.retriedBatches();
+    health.write(app.state() + " at=" + System.currentTimeMillis() + store);
   }
 }

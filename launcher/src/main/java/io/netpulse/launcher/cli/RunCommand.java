@@ -56,7 +56,7 @@ public class RunCommand implements Callable<Integer> {
       description = "how long to wait for the processor's result after a test's last repetition (default: ${DEFAULT-VALUE})")
   int resultTimeoutSeconds;
 
-  @Option(names = "--remote-jar", paramLabel = "JAR", hidden = true,
+  @Option(names = "--remote-jar", paramLabel = "JAR", hidden = true, defaultValue = "${env:NETPULSE_REMOTE_JAR}",
       description = "jar to put on hosts that run netpulse's connection tool (default: the running jar)")
   Path remoteJar;
 
@@ -67,18 +67,18 @@ public class RunCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "PLAN", description = "plan file (YAML)")
   Path planFile;
 
-  @Option(names = "--dry-run", description = "print the commands per host, test and repetition; start nothing")
+  @Option(names = "--dry-run", defaultValue = "${env:NETPULSE_DRY_RUN:-false}", description = "print the commands per host, test and repetition; start nothing")
   boolean dryRun;
 
-  @Option(names = "--queues", paramLabel = "N",
+  @Option(names = "--queues", paramLabel = "N", defaultValue = "${env:NETPULSE_QUEUES}",
       description = "the SUT interface's queue count to assume for streams: auto (a real run reads it from the host)")
   Integer queues;
 
-  @Option(names = "--iface", paramLabel = "NAME", defaultValue = "eth0",
+  @Option(names = "--iface", paramLabel = "NAME", defaultValue = "${env:NETPULSE_IFACE:-eth0}",
       description = "the SUT interface to assume for sar results (default: ${DEFAULT-VALUE})")
   String iface;
 
-  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text",
+  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "${env:NETPULSE_OUTPUT:-text}",
       description = "text or json (default: ${DEFAULT-VALUE})")
   Output output;
 
