@@ -1,17 +1,20 @@
 package io.netpulse.launcher.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.Topics;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.json.Json;
+import io.netpulse.dashboard.HeadlessChromium;
 import io.netpulse.launcher.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -20,6 +23,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import picocli.CommandLine;
 
 /** {@code netpulse report} against a real embedded broker holding what an execution of a plan leaves. */
@@ -146,6 +152,36 @@ class ReportCommandTest {
     assertThat(sections.get(4).get("perSecond").isNull()).isTrue(); // tcp_rr trans_per_s: a tool figure
     assertThat(sections.get(5).get("perSecond").get("series").get(0).get("values")).hasSize(10); // tcp_rr rx_pps
     assertThat(html).contains("id=\"series-3\"", "id=\"bars-3\"", "id=\"bars-0\"").doesNotContain("id=\"series-0\"");
+  }
+
+  /** The file, opened from disk with the network unused, draws every chart; the hostile name stays text. */
+  @Test
+  void htmlRendersItsChartsInHeadlessChromium() throws Exception {
+    assumeTrue(HeadlessChromium.installed(), "skipped: needs Debian's chromium and chromedriver at "
+        + HeadlessChromium.CHROMIUM + " and " + HeadlessChromium.CHROMEDRIVER + " (apt-get install chromium chromium-driver)");
+    Path file = dir.resolve("browser.html");
+    assertThat(report(ReportFixture.PLAN, "--output", file.toString()).exit()).isZero();
+    Path profile = Files.createDirectories(dir.resolve("profile"));
+    try (HeadlessChromium chromium = HeadlessChromium.start(profile, dir.resolve("chromium.log"))) {
+      ChromeDriver page = chromium.driver();
+      page.get(file.toUri().toString());
+      // report.js sets data-charts only after drawing them all: a script error would leave it unset
+      new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> "8".equals(
+          d.findElement(By.tagName("body")).getAttribute("data-charts"))); // 6 bar charts, 2 per-second charts
+      assertThat(page.findElements(By.cssSelector(".uplot canvas"))).hasSize(8);
+      Object painted = page.executeScript("""
+          return Array.from(document.querySelectorAll('.uplot canvas')).map(function (c) {
+            var px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, n = 0;
+            for (var i = 3; i < px.length; i += 4) { if (px[i] > 0) { n++; } }
+            return n;
+          });""");
+      assertThat((List<?>) painted).allSatisfy(n -> assertThat(((Number) n).longValue()).isGreaterThan(500));
+      assertThat(page.findElement(By.cssSelector("#series-3 .u-legend")).getText())
+          .contains("repetition 1", "repetition 2", "repetition 3");
+      assertThat(page.findElement(By.cssSelector("#section-3 h2")).getText()).contains(ReportFixture.HOSTILE);
+      assertThat(page.findElements(By.tagName("script"))).hasSize(3);
+      assertThat(page.getTitle()).isEqualTo("netpulse report: " + ReportFixture.PLAN);
+    }
   }
 
   @Test
