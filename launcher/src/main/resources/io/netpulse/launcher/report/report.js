@@ -28,11 +28,27 @@
     return Math.max(360, Math.min(640, (el.parentNode.parentNode.clientWidth || 1000) / 2 - 24));
   }
 
+  // tick labels with as many decimals as the tick step needs: 9.412 G, 9.414 G rather than 9.41 G twice
+  function ticksSi(ticks, step, unit) {
+    var top = Math.max.apply(null, ticks.map(Math.abs));
+    var scale = 1;
+    var prefix = '';
+    if (/\/s$/.test(unit || '') && top >= 1000) {
+      var prefixes = ['k', 'M', 'G', 'T'];
+      for (var i = 0; i < prefixes.length && top / scale >= 1000; i++) {
+        scale *= 1000;
+        prefix = ' ' + prefixes[i];
+      }
+    }
+    var decimals = Math.min(6, Math.max(0, -Math.floor(Math.log10(step / scale) + 1e-9)));
+    return ticks.map(function (t) { return t === 0 ? '0' : (t / scale).toFixed(decimals) + prefix; });
+  }
+
   function yAxis(unit, label) {
     return {
       label: label + ' (' + unit + ')',
       size: 70,
-      values: function (u, ticks) { return ticks.map(function (t) { return si(t, unit); }); }
+      values: function (u, ticks, axis, space, step) { return ticksSi(ticks, step || 1, unit); }
     };
   }
 
