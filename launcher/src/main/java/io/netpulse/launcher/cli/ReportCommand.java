@@ -1,6 +1,7 @@
 package io.netpulse.launcher.cli;
 
 import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.embedded.EmbeddedStartException;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.PlanError;
 import io.netpulse.launcher.plan.PlanException;
@@ -83,7 +84,13 @@ public final class ReportCommand implements Callable<Integer> {
       throw new UserError("no --bootstrap-servers given and no embedded Kafka data in " + logs
           + " (give --bootstrap-servers, or the --data-dir of the run)");
     }
-    return EmbeddedKafka.start(pipeline.dataDir, pipeline.kafkaPort);
+    try {
+      return EmbeddedKafka.start(pipeline.dataDir, pipeline.kafkaPort);
+    } catch (EmbeddedStartException e) {
+      // most often a running 'netpulse run' or demo holds the data dir: read through its broker instead
+      throw new UserError(e.getMessage() + " (if a netpulse run or demo is using " + pipeline.dataDir
+          + ", give --bootstrap-servers with the broker address it printed)");
+    }
   }
 
   /** The plan when PLAN names a file, null when it is a plan's name. */

@@ -53,16 +53,23 @@ class ReportCommandTest {
 
   record Result(int exit, String out, String err) {}
 
+  /** {@code netpulse report ARGS} against the class's broker. */
   static Result report(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--bootstrap-servers", kafka.bootstrapServers(), "--timeout", "20"));
+    return netpulse(all);
+  }
+
+  /** {@code netpulse report ARGS} through the real command line, in this JVM. */
+  static Result netpulse(List<String> args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = Main.commandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     List<String> all = new ArrayList<>(List.of("report"));
-    all.addAll(List.of(args));
-    all.addAll(List.of("--bootstrap-servers", kafka.bootstrapServers(), "--topic-prefix", TOPICS.prefix(),
-        "--timeout", "20"));
+    all.addAll(args);
+    all.addAll(List.of("--topic-prefix", TOPICS.prefix()));
     int exit = cli.execute(all.toArray(String[]::new));
     return new Result(exit, out.toString(), err.toString());
   }
@@ -218,6 +225,24 @@ class ReportCommandTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err().lines().count()).isEqualTo(1);
     assertThat(r.err()).contains("no plan file").doesNotContain("Exception");
+  }
+
+  /** Without --bootstrap-servers, what an embedded broker (an earlier run's) left under --data-dir is read. */
+  @Test
+  void readsAnEarlierEmbeddedBrokersDataDir() {
+    Path data = dir.resolve("embedded");
+    try (EmbeddedKafka earlier = EmbeddedKafka.start(data, 0)) {
+      earlier.createTopics(TOPICS, 1);
+      new ReportFixture(TOPICS).write(earlier.bootstrapServers());
+    }
+    Result r = netpulse(List.of(ReportFixture.PLAN, "--format", "csv", "--data-dir", data.toString()));
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out().split("\r\n")).hasSize(7);
+
+    Result none = netpulse(List.of(ReportFixture.PLAN, "--data-dir", dir.resolve("nothing-here").toString()));
+    assertThat(none.exit()).isEqualTo(2);
+    assertThat(none.err().strip()).startsWith("netpulse: no --bootstrap-servers given and no embedded Kafka data in ")
+        .doesNotContain("\n");
   }
 
   @Test
