@@ -33,7 +33,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
     description = "Write a plan's results as a file: html (self-contained, with per-second and per-repetition "
-        + "charts), md (the result table) or csv, read from the results, runs and rates topics.")
+        + "charts), md (the result table) or csv, read from the results, runs and rates topics.",
+    footer = {"", "Of the pipeline options only --bootstrap-servers, --topic-prefix and, for the embedded "
+        + "broker's data of an earlier run, --data-dir and --kafka-port are used.",
+        "Exit codes: 0 written, 2 no results for the plan or bad input."})
 public final class ReportCommand implements Callable<Integer> {
 
   @Mixin PipelineOptions pipeline = new PipelineOptions();

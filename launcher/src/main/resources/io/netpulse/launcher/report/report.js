@@ -61,7 +61,9 @@
         label: 'repetition ' + line.repetition,
         stroke: colours[i % colours.length],
         width: 1.5,
-        spanGaps: false,
+        // x holds every repetition's window offsets (each started at its own phase of the second), so each
+        // line has nulls where the others have points: join across them
+        spanGaps: true,
         value: function (u, v) { return v == null ? '-' : si(v, ps.unit) + ' ' + ps.unit; }
       });
       columns.push(line.values);
