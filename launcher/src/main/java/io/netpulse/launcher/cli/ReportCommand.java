@@ -66,18 +66,25 @@ public final class ReportCommand implements Callable<Integer> {
     List<String> order = planFile != null ? planFile.tests().stream().map(TestSpec::name).toList() : List.of();
     PlanReport report;
     if (pipeline.bootstrapServers != null) {
-      report = reader(pipeline.bootstrapServers).read(name, order);
+      report = read(pipeline.bootstrapServers, name, order, err);
     } else {
       try (EmbeddedKafka kafka = embeddedKafka()) {
-        report = reader(kafka.bootstrapServers()).read(name, order);
+        report = read(kafka.bootstrapServers(), name, order, err);
       }
     }
     write(report, name, err);
     return 0;
   }
 
-  private ReportReader reader(String bootstrapServers) {
-    return new ReportReader(bootstrapServers, pipeline.topics(), Duration.ofSeconds(Math.max(1, timeoutSeconds)));
+  private PlanReport read(String bootstrapServers, String name, List<String> order, PrintWriter err) {
+    ReportReader reader = new ReportReader(bootstrapServers, pipeline.topics(),
+        Duration.ofSeconds(Math.max(1, timeoutSeconds)));
+    PlanReport report = reader.read(name, order);
+    if (reader.unreadableRecords() > 0) {
+      err.println("netpulse report: skipped " + reader.unreadableRecords() + " record(s) that were not netpulse "
+          + "events (another producer on the topics?)");
+    }
+    return report;
   }
 
   /** The data of an earlier run with the embedded broker stays under --data-dir: read it there. */

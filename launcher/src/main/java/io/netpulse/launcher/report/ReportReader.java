@@ -44,7 +44,7 @@ public final class ReportReader {
     snapshot.read(topics.results(), ResultEvent.class, (key, r) -> {
       if (r == null) {
         latest.remove(key); // a tombstone: the key was deleted
-      } else if (plan.equals(r.plan())) {
+      } else if (plan.equals(r.plan()) && r.test() != null && r.metric() != null && r.values() != null) {
         latest.put(r.key(), r);
       }
     });
@@ -56,7 +56,7 @@ public final class ReportReader {
     latest.values().forEach(r -> runIds.addAll(r.runs() == null ? List.of() : r.runs()));
     RunLifecycles lifecycles = new RunLifecycles();
     snapshot.read(topics.runs(), RunEvent.class, (key, e) -> {
-      if (e != null && runIds.contains(e.run())) {
+      if (e != null && e.phase() != null && runIds.contains(e.run())) { // a phase-less record says nothing
         lifecycles.add(e);
       }
     });

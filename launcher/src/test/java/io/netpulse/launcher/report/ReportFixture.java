@@ -19,7 +19,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * What a three-repetition execution of a plan leaves on the topics, as the launcher and the processor
  * write it: lifecycles on runs, 1-s and 10-s rates of the SUT and of other series, results (with an older
- * version of one key, another plan's result and a deleted key that must not show).
+ * version of one key, another plan's result and a deleted key that must not show), and records a foreign
+ * producer might leave (not JSON, fields missing) that must be skipped.
  */
 final class ReportFixture {
 
@@ -88,6 +89,9 @@ final class ReportFixture {
     records.add(new ProducerRecord<>(topics.results(), deleted.key(), Json.text(deleted)));
     records.add(new ProducerRecord<>(topics.results(), deleted.key(), null));
     records.add(new ProducerRecord<>(topics.results(), PLAN + "/junk/x", "not json {"));
+    records.add(new ProducerRecord<>(topics.results(), PLAN + "/half/x", "{\"plan\":\"" + PLAN + "\"}"));
+    records.add(new ProducerRecord<>(topics.runs(), run(1, 1), "{\"run\":\"" + run(1, 1) + "\"}"));
+    records.add(new ProducerRecord<>(topics.rates(), "x", "{\"window\":\"1s\"}"));
     send(bootstrapServers);
     return this;
   }
