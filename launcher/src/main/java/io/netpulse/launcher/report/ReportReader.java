@@ -24,7 +24,10 @@ import java.util.Set;
  */
 public final class ReportReader {
 
-  /** Rates are stamped with their window's start; a minute's margin covers clocks and late windows. */
+  /**
+   * Rates are stamped with their window's start and written about in that order (windows close a grace of
+   * seconds late); a minute's margin either side of the runs' windows covers that.
+   */
   private static final long RATES_MARGIN_MS = 60_000;
 
   private final Topics topics;
@@ -79,7 +82,7 @@ public final class ReportReader {
     }
     if (rates.wantsAny()) {
       snapshot.read(topics.rates(), RateEvent.class, rates.earliestStart() - RATES_MARGIN_MS,
-          (key, e) -> rates.add(e));
+          rates.latestEnd() + RATES_MARGIN_MS, (key, e) -> rates.add(e));
     }
     List<MetricSection> sections = new ArrayList<>();
     drafts.stream().sorted(order(testOrder)).forEach(d -> sections.add(d.section(rates)));

@@ -38,6 +38,11 @@ final class SecondRates {
     return wants.stream().mapToLong(w -> w.repetition().measuringStart()).min().orElse(0) - 1000;
   }
 
+  /** The latest window end any wanted series needs (epoch ms). */
+  long latestEnd() {
+    return wants.stream().mapToLong(w -> w.repetition().measuringEnd()).max().orElse(0) + 1000;
+  }
+
   void add(RateEvent r) {
     if (r == null || !"1s".equals(r.window())) {
       return;

@@ -36,14 +36,15 @@ final class TopicSnapshot {
 
   /** Every record of {@code topic}; tombstones arrive with a null value. A missing topic reads as empty. */
   <V> void read(String topic, Class<V> type, BiConsumer<String, V> each) {
-    read(topic, type, -1, each);
+    read(topic, type, -1, Long.MAX_VALUE, each);
   }
 
   /**
-   * The records of {@code topic} from the first one stamped at or after {@code fromMs} (epoch ms; -1: from
-   * the beginning): rates are a long topic and a report needs only its runs' seconds.
+   * The records of {@code topic} stamped from {@code fromMs} (epoch ms; -1: from the beginning) until a
+   * partition shows one stamped after {@code untilMs}: rates are a long topic, stamped with their window's
+   * start and written in about that order, and a report needs only its runs' seconds.
    */
-  <V> void read(String topic, Class<V> type, long fromMs, BiConsumer<String, V> each) {
+  <V> void read(String topic, Class<V> type, long fromMs, long untilMs, BiConsumer<String, V> each) {
     long deadline = System.nanoTime() + timeout.toNanos();
     try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(properties(), new StringDeserializer(),
         new ByteArrayDeserializer())) {
@@ -64,8 +65,11 @@ final class TopicSnapshot {
               + timeout.toSeconds() + " s; give more time with --timeout");
         }
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          Long stop = end.get(new TopicPartition(r.topic(), r.partition()));
-          if (stop != null && r.offset() < stop) {
+          TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+          if (r.timestamp() > untilMs && left.remove(tp) != null) {
+            consumer.pause(List.of(tp)); // past the time wanted: the rest of this partition is later still
+          }
+          if (left.containsKey(tp) && r.offset() < end.get(tp)) {
             accept(r, type, each);
           }
         }
