@@ -157,8 +157,11 @@ public final class Dashboard implements AutoCloseable {
         + config.port() + ": " + cause, cause);
   }
 
-  /** Classpath folder of the uPlot WebJar's dist files; its version is read from the jar itself. */
-  private static String uplotRoot() {
+  /**
+   * Classpath folder of the uPlot WebJar's dist files; its version is read from the jar itself. Public for
+   * the launcher's HTML report, which inlines the same uPlot.
+   */
+  public static String uplotRoot() {
     String pom = "META-INF/maven/org.webjars.npm/uplot/pom.properties";
     try (InputStream in = Dashboard.class.getClassLoader().getResourceAsStream(pom)) {
       if (in == null) {

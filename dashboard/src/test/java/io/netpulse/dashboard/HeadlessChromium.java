@@ -13,12 +13,13 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * Debian's chromium, headless, started by us (so we hold its PID and stop it ourselves), with
- * Debian's chromedriver attached through the DevTools port: nothing is downloaded.
+ * Debian's chromedriver attached through the DevTools port: nothing is downloaded. Public: the launcher's
+ * report test loads its HTML file with it (dashboard test-jar).
  */
-final class HeadlessChromium implements AutoCloseable {
+public final class HeadlessChromium implements AutoCloseable {
 
-  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  public static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  public static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
   private final Process browser;
   private final ChromeDriver driver;
@@ -28,11 +29,11 @@ final class HeadlessChromium implements AutoCloseable {
     this.driver = driver;
   }
 
-  static boolean installed() {
+  public static boolean installed() {
     return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
   }
 
-  static HeadlessChromium start(Path userDataDir, Path log) throws IOException, InterruptedException {
+  public static HeadlessChromium start(Path userDataDir, Path log) throws IOException, InterruptedException {
     Process browser = new ProcessBuilder(List.of(CHROMIUM.toString(),
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
@@ -58,7 +59,7 @@ final class HeadlessChromium implements AutoCloseable {
     }
   }
 
-  ChromeDriver driver() {
+  public ChromeDriver driver() {
     return driver;
   }
 

@@ -6,6 +6,7 @@ import io.netpulse.launcher.cli.DemoCommand;
 import io.netpulse.launcher.cli.NetpulseCommand;
 import io.netpulse.launcher.cli.ParseCommand;
 import io.netpulse.launcher.cli.ProcessorCommand;
+import io.netpulse.launcher.cli.ReportCommand;
 import io.netpulse.launcher.cli.RunCommand;
 import io.netpulse.launcher.cli.UserErrors;
 import io.netpulse.launcher.cli.bench.BenchCommand;
@@ -28,6 +29,7 @@ public final class Main {
         .addSubcommand(new DashboardCommand())
         .addSubcommand(new ParseCommand())
         .addSubcommand(new RunCommand())
+        .addSubcommand(new ReportCommand())
         .addSubcommand(new CollectorCommand())
         .addSubcommand(new BenchCommand())
         .addSubcommand(new ConnectionsCommand());

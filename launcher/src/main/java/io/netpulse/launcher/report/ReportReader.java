@@ -1,0 +1,135 @@
+package io.netpulse.launcher.report;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.ResultEvent;
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.launcher.cli.UserError;
+import io.netpulse.processor.run.RunValueRules;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads one plan's report off the topics: the latest result per plan/test/metric ({@code results} is
+ * compacted, read from its beginning), the lifecycle of the runs those results came from ({@code runs}),
+ * then the 1-s rates of the SUT over each repetition's measuring window ({@code rates}, read from just
+ * before the earliest window).
+ */
+public final class ReportReader {
+
+  /**
+   * Rates are stamped with their window's start and written about in that order (windows close a grace of
+   * seconds late); a minute's margin either side of the runs' windows covers that.
+   */
+  private static final long RATES_MARGIN_MS = 60_000;
+
+  private final Topics topics;
+  private final TopicSnapshot snapshot;
+
+  public ReportReader(String bootstrapServers, Topics topics, Duration timeout) {
+    this.topics = topics;
+    this.snapshot = new TopicSnapshot(bootstrapServers, timeout);
+  }
+
+  /**
+   * @param testOrder the plan's test names in plan order when the plan file is known, else empty
+   * @throws UserError when {@code results} holds nothing for the plan
+   */
+  public PlanReport read(String plan, List<String> testOrder) {
+    Map<String, ResultEvent> latest = new LinkedHashMap<>();
+    snapshot.read(topics.results(), ResultEvent.class, (key, r) -> {
+      if (r == null) {
+        latest.remove(key); // a tombstone: the key was deleted
+      } else if (plan.equals(r.plan()) && r.test() != null && r.metric() != null && r.values() != null) {
+        latest.put(r.key(), r);
+      }
+    });
+    if (latest.isEmpty()) {
+      throw new UserError("no results for plan '" + plan + "' on " + topics.results()
+          + " (run it first with 'netpulse run', or check the plan name, --bootstrap-servers and --topic-prefix)");
+    }
+    Set<String> runIds = new HashSet<>();
+    latest.values().forEach(r -> runIds.addAll(r.runs() == null ? List.of() : r.runs()));
+    RunLifecycles lifecycles = new RunLifecycles();
+    snapshot.read(topics.runs(), RunEvent.class, (key, e) -> {
+      if (e != null && e.phase() != null && runIds.contains(e.run())) { // a phase-less record says nothing
+        lifecycles.add(e);
+      }
+    });
+
+    List<Draft> drafts = new ArrayList<>();
+    SecondRates rates = new SecondRates();
+    for (ResultEvent r : latest.values()) {
+      List<Repetition> reps = (r.runs() == null ? List.<String>of() : r.runs()).stream()
+          .map(lifecycles::repetition).flatMap(Optional::stream)
+          .sorted(Comparator.comparingInt(Repetition::repetition)).toList();
+      String type = reps.stream().map(Repetition::type).filter(t -> t != null).findFirst().orElse(r.test());
+      Optional<RunValueRules.Rule> rule = RunValueRules.forTest(type).stream()
+          .filter(x -> x.metric().equals(r.metric())).findFirst();
+      // only values made of per-second samples have a series; tool figures (latency, TCP_CRR) have bars only
+      RunValueRules.Rule perSecond = rule.filter(RunValueRules.Rule::fromSamples).orElse(null);
+      if (perSecond != null) {
+        reps.forEach(rep -> rates.want(rep, perSecond.sourceMetric()));
+      }
+      drafts.add(new Draft(r, type, perSecond, reps, ruleIndex(type, r.metric())));
+    }
+    if (rates.wantsAny()) {
+      snapshot.read(topics.rates(), RateEvent.class, rates.earliestStart() - RATES_MARGIN_MS,
+          rates.latestEnd() + RATES_MARGIN_MS, (key, e) -> rates.add(e));
+    }
+    List<MetricSection> sections = new ArrayList<>();
+    drafts.stream().sorted(order(testOrder)).forEach(d -> sections.add(d.section(rates)));
+    return new PlanReport(plan, topics.results(), System.currentTimeMillis(), sections);
+  }
+
+  /** Records skipped because they were not the topic's event (a foreign producer). */
+  public int unreadableRecords() {
+    return snapshot.unreadable();
+  }
+
+  /** Plan order when known, then the order the tests ran in, then the type's metric order. */
+  private static Comparator<Draft> order(List<String> testOrder) {
+    return Comparator.<Draft>comparingInt(d -> {
+          int i = testOrder.indexOf(d.result.test());
+          return i < 0 ? Integer.MAX_VALUE : i;
+        })
+        .thenComparingLong(Draft::firstStart)
+        .thenComparing(d -> d.result.test())
+        .thenComparingInt(d -> d.ruleIndex)
+        .thenComparing(d -> d.result.metric());
+  }
+
+  private static int ruleIndex(String type, String metric) {
+    List<RunValueRules.Rule> rules = RunValueRules.forTest(type);
+    for (int i = 0; i < rules.size(); i++) {
+      if (rules.get(i).metric().equals(metric)) {
+        return i;
+      }
+    }
+    return rules.size();
+  }
+
+  private record Draft(ResultEvent result, String type, RunValueRules.Rule perSecond, List<Repetition> reps,
+      int ruleIndex) {
+
+    long firstStart() {
+      return reps.stream().mapToLong(Repetition::measuringStart).filter(t -> t > 0).min().orElse(result.ts());
+    }
+
+    MetricSection section(SecondRates rates) {
+      if (perSecond == null) {
+        return new MetricSection(result, type, null, null, reps, List.of());
+      }
+      List<SecondSeries> series = reps.stream().map(rep -> rates.series(rep, perSecond.sourceMetric()))
+          .flatMap(Optional::stream).toList();
+      return new MetricSection(result, type, perSecond.sourceMetric(), perSecond.unit(), reps, series);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package io.netpulse.launcher.report;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/** Numbers, times and escaping shared by the report formats. */
+final class ReportText {
+
+  private static final DateTimeFormatter UTC =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  private ReportText() {}
+
+  /** As the run's result table prints them: whole numbers whole, 4 significant digits below 1. */
+  static String number(Double v) {
+    if (v == null) {
+      return "-";
+    }
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return String.format(Locale.ROOT, "%.0f", v);
+    }
+    return String.format(Locale.ROOT, Math.abs(v) >= 1000 ? "%.1f" : Math.abs(v) >= 1 ? "%.3f" : "%.4g", v);
+  }
+
+  /** Every digit the double has, never in exponent form: for CSV, which programs read back. */
+  static String exact(Double v) {
+    if (v == null) {
+      return "";
+    }
+    if (v.isNaN() || v.isInfinite()) {
+      return v.toString();
+    }
+    String s = BigDecimal.valueOf(v).toPlainString();
+    return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+  }
+
+  static String utc(long epochMs) {
+    return epochMs <= 0 ? "-" : UTC.format(Instant.ofEpochMilli(epochMs));
+  }
+
+  static String html(String s) {
+    if (s == null) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder(s.length() + 16);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '&' -> b.append("&amp;");
+        case '<' -> b.append("&lt;");
+        case '>' -> b.append("&gt;");
+        case '"' -> b.append("&quot;");
+        case '\'' -> b.append("&#39;");
+        default -> b.append(c);
+      }
+    }
+    return b.toString();
+  }
+
+  /**
+   * A table cell of Markdown: '|' would end the cell, '<' and '&' start HTML that renderers pass through,
+   * '`', '*', '[' and ']' start code, emphasis and links; a line break would end the row.
+   */
+  static String markdown(String s) {
+    if (s == null) {
+      return "-";
+    }
+    StringBuilder b = new StringBuilder(s.length() + 8);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\\', '|', '`', '*', '[', ']' -> b.append('\\').append(c);
+        case '&' -> b.append("&amp;");
+        case '<' -> b.append("&lt;");
+        case '>' -> b.append("&gt;");
+        case '\r', '\n' -> b.append(' ');
+        default -> b.append(c);
+      }
+    }
+    return b.toString();
+  }
+}

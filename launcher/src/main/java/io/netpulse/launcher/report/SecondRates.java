@@ -1,0 +1,90 @@
+package io.netpulse.launcher.report;
+
+import io.netpulse.common.event.RateEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Collects, from the {@code rates} topic, the 1-s windows each repetition's value was made of: its SUT's
+ * series of one metric over its measuring window. Only those are kept, so a long topic costs no memory.
+ */
+final class SecondRates {
+
+  /** A repetition and the metric whose per-second series it wants. */
+  private record Want(Repetition repetition, String metric) {}
+
+  private final List<Want> wants = new ArrayList<>();
+  /** want → series (host/iface) → window start → mean; a window sent again replaces the earlier one. */
+  private final Map<Want, Map<String, TreeMap<Long, Double>>> found = new HashMap<>();
+  private final Map<String, String[]> hostIface = new HashMap<>();
+
+  void want(Repetition repetition, String metric) {
+    if (repetition.measured()) {
+      wants.add(new Want(repetition, metric));
+    }
+  }
+
+  boolean wantsAny() {
+    return !wants.isEmpty();
+  }
+
+  /** The earliest window start any wanted series needs (epoch ms). */
+  long earliestStart() {
+    return wants.stream().mapToLong(w -> w.repetition().measuringStart()).min().orElse(0) - 1000;
+  }
+
+  /** The latest window end any wanted series needs (epoch ms). */
+  long latestEnd() {
+    return wants.stream().mapToLong(w -> w.repetition().measuringEnd()).max().orElse(0) + 1000;
+  }
+
+  void add(RateEvent r) {
+    if (r == null || !"1s".equals(r.window())) {
+      return;
+    }
+    for (Want w : wants) {
+      Repetition rep = w.repetition();
+      boolean metric = w.metric().equals(r.metric());
+      // the processor's rule (RunValueCalculator.onSut): a sample without an interface is host-wide
+      boolean where = (rep.sut() == null || rep.sut().equals(r.host()))
+          && (rep.iface() == null || r.iface() == null || rep.iface().equals(r.iface()));
+      boolean when = r.windowStart() < rep.measuringEnd() && r.windowEnd() > rep.measuringStart();
+      if (metric && where && when) {
+        String series = r.host() + "/" + r.iface();
+        hostIface.putIfAbsent(series, new String[] {r.host(), r.iface()});
+        found.computeIfAbsent(w, k -> new LinkedHashMap<>()).computeIfAbsent(series, k -> new TreeMap<>())
+            .put(r.windowStart(), r.mean());
+      }
+    }
+  }
+
+  /**
+   * The repetition's series of {@code metric}; with several candidates (a run that names no SUT or interface)
+   * the one with the highest mean, as the processor picks it.
+   */
+  Optional<SecondSeries> series(Repetition repetition, String metric) {
+    Map<String, TreeMap<Long, Double>> candidates = found.get(new Want(repetition, metric));
+    if (candidates == null || candidates.isEmpty()) {
+      return Optional.empty();
+    }
+    String best = null;
+    double bestMean = Double.NEGATIVE_INFINITY;
+    for (var e : candidates.entrySet()) {
+      double mean = e.getValue().values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
+      if (best == null || mean > bestMean) {
+        best = e.getKey();
+        bestMean = mean;
+      }
+    }
+    List<SecondSeries.Point> points = new ArrayList<>();
+    candidates.get(best).forEach((start, mean) -> points.add(new SecondSeries.Point(start, mean)));
+    String[] where = hostIface.get(best);
+    return Optional.of(new SecondSeries(repetition.repetition(), repetition.run(), where[0], where[1],
+        repetition.measuringStart(), points));
+  }
+}
