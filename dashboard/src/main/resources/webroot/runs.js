@@ -37,6 +37,9 @@
   function onRate(rate) {
     const run = runs.get(selected);
     if (!run || rate.host !== run.sut || (rate.iface ?? null) !== (run.iface ?? null) || rate.metric !== run.metric) return;
+    // the series is shared by every run on this SUT: keep only this run's seconds
+    const started = Math.min(...Object.values(run.phases || {}));
+    if (rate.windowEnd < started - 1000) return;
     const t = rate.windowEnd / 1000;
     if (points.length && points[points.length - 1][0] >= t) return;
     points.push([t, rate.mean]);

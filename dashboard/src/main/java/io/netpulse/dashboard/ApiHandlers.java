@@ -41,9 +41,20 @@ final class ApiHandlers {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("run", run);
     body.put("results", state.results().of(run.plan()).stream().filter(r -> r.test().equals(run.test())).toList());
-    body.put("series", run.metric() == null || run.sut() == null ? List.of()
-        : state.rates().history(new SeriesKey(run.sut(), run.iface(), run.metric(), FleetView.WINDOW)));
+    body.put("series", run.metric() == null || run.sut() == null ? List.of() : ownSeconds(run));
     json(ctx, body);
+  }
+
+  /**
+   * The run's per-second series, only its own seconds: the series (host, iface, metric) is shared by every run on
+   * that SUT, so the seconds before the run began and after it ended belong to others. One second of slack each side
+   * for a window that straddles an edge.
+   */
+  private List<RateStore.Point> ownSeconds(RunView run) {
+    long from = run.startedAt() - 1000;
+    long to = run.endedAt() == null ? Long.MAX_VALUE : run.endedAt() + 1000;
+    return state.rates().history(new SeriesKey(run.sut(), run.iface(), run.metric(), FleetView.WINDOW)).stream()
+        .filter(p -> p.windowEnd() >= from && p.windowEnd() <= to).toList();
   }
 
   /** {@code /api/results[?plan=P][&format=csv|json][&download=true]}. */

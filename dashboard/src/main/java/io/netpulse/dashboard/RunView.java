@@ -62,6 +62,17 @@ record RunView(
         metric, s, Math.max(updated, s.ts()));
   }
 
+  /** Epoch ms of its first lifecycle event. */
+  long startedAt() {
+    return phases.values().stream().mapToLong(Long::longValue).min().orElse(updated);
+  }
+
+  /** Epoch ms it ended (DONE or FAILED), or null while it runs. */
+  Long endedAt() {
+    Long done = phases.get(RunEvent.Phase.DONE);
+    return done != null ? done : phases.get(RunEvent.Phase.FAILED);
+  }
+
   boolean ended() {
     return phase == RunEvent.Phase.DONE || phase == RunEvent.Phase.FAILED;
   }
