@@ -228,7 +228,8 @@ class ProcessorIntegrationTest {
     Map<String, ResultEvent> latest = new HashMap<>();
     try (KafkaConsumer<String, byte[]> c = consumer(kafka)) {
       c.subscribe(List.of(TOPICS.results()));
-      await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ZERO).ignoreExceptions().until(() -> {
+      // generous: a restarted processor replays its changelogs first, and on a loaded 2-core machine that is slow
+      await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ZERO).ignoreExceptions().until(() -> {
         c.poll(Duration.ofMillis(200)).forEach(r -> latest.put(r.key(), serde.deserialize(r.topic(), r.value())));
         ResultEvent e = latest.get(KEY);
         return e != null && e.n() == 3 && java.util.stream.IntStream.rangeClosed(1, 3).allMatch(r ->
