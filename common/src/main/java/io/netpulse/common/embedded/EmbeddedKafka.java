@@ -33,6 +33,8 @@ import org.apache.kafka.server.common.MetadataVersion;
 public final class EmbeddedKafka implements AutoCloseable {
 
   private static final String CONTROLLER = "CONTROLLER";
+  /** Started and not yet closed, for the halt guard. */
+  private static final Set<EmbeddedKafka> RUNNING = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private final KafkaRaftServer server;
   private final String bootstrapServers;
@@ -52,6 +54,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    * @param port    client port on 127.0.0.1, 0 for a free one
    */
   public static EmbeddedKafka start(Path dataDir, int port) {
+    HaltGuard.install();
     Path logDir = dataDir.resolve("kafka");
     LocalResources.requireWritableDir(dataDir);
     LocalResources.requireWritableDir(logDir);
@@ -68,6 +71,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new EmbeddedStartException("embedded Kafka did not start in " + logDir + ": " + rootMessage(e), e);
     }
     EmbeddedKafka kafka = new EmbeddedKafka(server, "127.0.0.1:" + brokerPort, logDir);
+    RUNNING.add(kafka);
     kafka.awaitReady();
     return kafka;
   }
@@ -119,7 +123,34 @@ public final class EmbeddedKafka implements AutoCloseable {
       return;
     }
     closed = true;
+    RUNNING.remove(this);
     safeShutdown(server);
+  }
+
+  /**
+   * A broker whose log dir fails (deleted, disk full) halts its JVM: right for a broker process, wrong for an embedded
+   * one, where the JVM is netpulse itself (which must still stop the processes it started on remote hosts) or a test
+   * run. Kafka's own tests replace the halt the same way; here it stops the embedded brokers instead, and clients see
+   * the broker gone.
+   */
+  private static final class HaltGuard {
+    private static final java.util.concurrent.atomic.AtomicBoolean INSTALLED =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    static void install() {
+      if (INSTALLED.compareAndSet(false, true)) {
+        org.apache.kafka.common.utils.internals.Exit.setHaltProcedure(HaltGuard::stopBrokers);
+        org.apache.kafka.common.utils.internals.Exit.setExitProcedure(HaltGuard::stopBrokers);
+      }
+    }
+
+    private static void stopBrokers(int status, String message) {
+      System.err.println("netpulse: embedded Kafka failed (" + (message == null ? "status " + status : message)
+          + "); stopping it");
+      Thread stopper = new Thread(() -> List.copyOf(RUNNING).forEach(EmbeddedKafka::close), "embedded-kafka-halt");
+      stopper.setDaemon(true);
+      stopper.start();
+    }
   }
 
   private void awaitReady() {
