@@ -124,24 +124,46 @@ class InterimSteadyTest {
     // fixed mode: the whole run is measured and the tools' outputs arrive with their figures
     phase("run-rr", "tcp_rr", Phase.MEASURING, t0 + 5_000);
     all.stream().filter(l -> l.ts() > settled.ts()).forEach(l -> line("run-rr", l));
-    output("run-rr", "tcp_rr", "0", "netperf-tcp-rr-D1-0.txt");
-    output("run-rr", "tcp_rr", "1", "netperf-tcp-rr-D1-1.txt");
+    long ended = all.get(all.size() - 1).ts();
+    output("run-rr", "tcp_rr", "0", "netperf-tcp-rr-D1-0.txt", ended);
+    output("run-rr", "tcp_rr", "1", "netperf-tcp-rr-D1-1.txt", ended);
     phase("run-rr", "tcp_rr", Phase.STOPPING, all.get(all.size() - 1).ts() + 500);
     assertThat(latestValue("trans_per_s")).isCloseTo(44060.57 + 45373.31, within(0.01));
   }
 
   @Test
-  void aSecondIsSummedOnceEveryInstanceCoveredItOrTheNewestLineIsThreeSecondsPastIt() {
+  void overAWholeRunTheInterimValueIsTheSumOfTheToolsOwnFigures() {
+    // an instance's interim lines tile its run: averaged over their intervals they give its final Trans. Rate
+    List<Line> all = interim("netperf-tcp-crr-D1");
+    long first = all.get(0).ts() - 1_000;
+    long last = all.get(all.size() - 1).ts();
+    phase("run-all", "new_connections", Phase.WARMUP, first - 100);
+    phase("run-all", "new_connections", Phase.MEASURING, first);
+    all.forEach(l -> line("run-all", l));
+    phase("run-all", "new_connections", Phase.STOPPING, last);
+    // the first line of each instance is taken to cover 1 s (netperf's own says 1.000 and 1.053)
+    assertThat(latestValue("connections_per_s")).isCloseTo(10380.74 + 10565.92, within(0.005 * 20946.66));
+  }
+
+  @Test
+  void aSecondIsSummedOnceEveryInstanceCoveredItOrTheNewestLineIsWellPastIt() {
     InterimSeconds s = new InterimSeconds();
     assertThat(s.add("a#0", 10_000, 100)).containsExactly(new InterimSeconds.Second(9_000, 100));
     assertThat(s.add("b#1", 10_500, 50)).isEmpty(); // b: 50/s over 9.5–10.5 s
     assertThat(s.add("a#0", 11_000, 100)).isEmpty(); // second 10 waits for b to cover it
+    // b stretches its interval (netperf does when slowed down): its line ending at 13.5 s covers 10.5–13.5 s
     assertThat(s.add("a#0", 12_000, 100)).isEmpty();
     assertThat(s.add("a#0", 13_000, 100)).isEmpty();
-    // b has gone quiet: 3 s on, second 10 is summed with what b did print (half a second at 50/s)
-    assertThat(s.add("a#0", 14_000, 100)).containsExactly(new InterimSeconds.Second(10_000, 125));
-    assertThat(s.add("a#0", 15_000, 100)).containsExactly(new InterimSeconds.Second(11_000, 100));
-    assertThat(s.add("a#0", 15_000, 100)).isEmpty(); // a repeat counts once
+    assertThat(s.add("b#1", 13_500, 60)).extracting(InterimSeconds.Second::sum)
+        .containsExactly(100 + 25 + 30.0, 160.0, 160.0); // seconds 10, 11, 12
+    // b goes quiet for good: once a is STALL_MS past a second, it is summed without b's share
+    List<InterimSeconds.Second> done = new ArrayList<>();
+    for (long ts = 14_000; ts <= 13_000 + InterimSeconds.STALL_MS + 1_000; ts += 1_000) {
+      done.addAll(s.add("a#0", ts, 100));
+    }
+    assertThat(done).extracting(InterimSeconds.Second::start).containsExactly(13_000L);
+    assertThat(done.get(0).sum()).isEqualTo(100 + 30.0); // a, and b's last half second
+    assertThat(s.add("a#0", 14_000 + InterimSeconds.STALL_MS, 100)).isEmpty(); // a repeat counts once
   }
 
   /** Feeds the lines in time order until the run's steady event comes, and returns it. */
@@ -203,9 +225,10 @@ class InterimSteadyTest {
         .withInstance(l.instance())), l.ts() + 20);
   }
 
-  private void output(String run, String test, String instance, String fixture) {
+  /** A finished tool's output, stamped with its end: the wall clock would be stream time far past the fixture's. */
+  private void output(String run, String test, String instance, String fixture, long ended) {
     toolOutput.pipeInput(run, Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, run, test, 1, "peer", "client",
-        "netperf", instance, "netperf -H sut -t TCP_RR -D 1", 0, text(fixture), "", 0, 0)));
+        "netperf", instance, "netperf -H sut -t TCP_RR -D 1", 0, text(fixture), "", ended - 12_000, ended)), ended);
   }
 
   record Line(String instance, long seq, long ts, double rate, String text) {}
