@@ -36,8 +36,11 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
       .filter(RunValueRules.Rule::fromSamples)
       .map(RunValueRules.Rule::sourceMetric)
       .collect(Collectors.toUnmodifiableSet());
-  /** Interim lines around the window that still shape it: the one before gives the first piece's start. */
-  static final long INTERIM_MARGIN_MS = 3_000;
+  /**
+   * Interim lines around the window that still shape it: the one before gives the first piece's start, the one
+   * after covers its end; as far as a slowed-down netperf stretches its interval (see {@link InterimSeconds}).
+   */
+  static final long INTERIM_MARGIN_MS = InterimSeconds.STALL_MS;
 
   private ProcessorContext<String, RunValue> context;
   private KeyValueStore<String, RunState> runs;
