@@ -18,7 +18,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (learnt from the run's lifecycle events) or the defaults. Interim figures of tool instances (netperf
  * {@code -D 1}, streamed with their instance) are judged as their per-second sum over the run's instances
  * ({@link InterimSeconds}), reported under the summed figure's name (interim_trans_per_s → trans_per_s) with no
- * host: the instances may run on several.
+ * host (the instances may run on several), and reported again each new window while they stay settled: the
+ * first settled window may begin before the last client was up, which the launcher does not accept.
  */
 final class SteadyProcessor implements Processor<String, RunInput, String, SteadyEvent> {
 
@@ -79,7 +80,8 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     if (beforeTraffic(latest, s.ts())) {
       return;
     }
-    judge(run, s.seriesKey(), s.ts(), s.value(), s.host(), s.iface(), s.metric(), s.unit(), latest, record.timestamp());
+    judge(run, s.seriesKey(), s.ts(), s.value(), s.host(), s.iface(), s.metric(), s.unit(), latest, record.timestamp(),
+        false);
   }
 
   /** Adds an instance's interim line and judges the per-second sums it completes. */
@@ -93,20 +95,22 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     interims.put(key, seconds);
     for (InterimSeconds.Second second : done) {
       if (!beforeTraffic(latest, second.start())) { // a second is judged by its start, like a sar row's
-        judge(run, "-/-/" + summed, second.start() + 1_000, second.sum(), null, null, summed, s.unit(), latest, recordTs);
+        judge(run, "-/-/" + summed, second.start() + 1_000, second.sum(), null, null, summed, s.unit(), latest, recordTs,
+            true);
       }
     }
   }
 
+  /** @param renew report a series that stays settled again each new window (see {@link SteadyDetector#add}) */
   private void judge(String run, String series, long ts, double value, String host, String iface, String metric,
-      String unit, RunEvent latest, long recordTs) {
+      String unit, RunEvent latest, long recordTs, boolean renew) {
     SteadyConfig config = config(latest);
     String key = run + SEP + series;
     SteadyDetector detector = windows.get(key);
     if (detector == null) {
       detector = new SteadyDetector();
     }
-    SteadyDetector.Verdict settled = detector.add(ts, value, metric.equals(config.risingMetric()), config);
+    SteadyDetector.Verdict settled = detector.add(ts, value, metric.equals(config.risingMetric()), config, renew);
     windows.put(key, detector);
     if (settled != null) {
       context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,

@@ -132,6 +132,19 @@ class InterimSteadyTest {
   }
 
   @Test
+  void aSumThatStaysSettledIsReportedAgainEachNewWindowForALauncherThatCouldNotUseTheFirst() {
+    // the launcher takes only a window that begins after its last client was up; the first may begin before
+    List<Line> all = interim("netperf-tcp-crr-D1");
+    phase("run-renew", "new_connections", Phase.WARMUP, all.get(0).ts() - 1_100);
+    all.forEach(l -> line("run-renew", l));
+    List<SteadyEvent> events = steady.readValuesToList();
+    assertThat(events).hasSizeGreaterThanOrEqualTo(2);
+    for (int i = 1; i < events.size(); i++) {
+      assertThat(events.get(i).ts() - events.get(i).windowMs()).isGreaterThanOrEqualTo(events.get(i - 1).ts());
+    }
+  }
+
+  @Test
   void overAWholeRunTheInterimValueIsTheSumOfTheToolsOwnFigures() {
     // an instance's interim lines tile its run: averaged over their intervals they give its final Trans. Rate
     List<Line> all = interim("netperf-tcp-crr-D1");
