@@ -9,12 +9,24 @@ package io.netpulse.common.event;
  * @param run    run id while a test runs, null for fleet monitoring
  * @param seq    per-source sequence number, contiguous from 0 for one collector source
  * @param ts     epoch milliseconds when the collector read the line
+ * @param instance the tool instance that printed it when several of the same tool run in one repetition
+ *               (netperf fan-out), else null
  */
-public record LineEvent(int schema, String host, String source, String run, long seq, long ts, String line) {
+public record LineEvent(int schema, String host, String source, String run, long seq, long ts, String line,
+    String instance) {
 
   public static final int SCHEMA = 1;
 
+  /** The layout before instance: it stays null. */
+  public LineEvent(int schema, String host, String source, String run, long seq, long ts, String line) {
+    this(schema, host, source, run, seq, ts, line, null);
+  }
+
   public static LineEvent of(String host, String source, String run, long seq, long ts, String line) {
-    return new LineEvent(SCHEMA, host, source, run, seq, ts, line);
+    return new LineEvent(SCHEMA, host, source, run, seq, ts, line, null);
+  }
+
+  public LineEvent withInstance(String instance) {
+    return new LineEvent(schema, host, source, run, seq, ts, line, instance);
   }
 }

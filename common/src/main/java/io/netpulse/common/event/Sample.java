@@ -13,6 +13,9 @@ package io.netpulse.common.event;
  * @param source  parser format that produced it (sar-dev, netperf, ...)
  * @param summary true for a tool's own summary of a whole run (sar's {@code Average:} rows)
  * @param test    test type the value belongs to where the tool says (netperf TCP_RR, ...), else null
+ * @param instance the tool instance that printed it, for tool lines streamed while a fan-out runs (netperf
+ *                 interim results: their per-second sum over instances needs each instance's own intervals);
+ *                 null otherwise
  */
 public record Sample(
     int schema,
@@ -25,24 +28,35 @@ public record Sample(
     String run,
     String source,
     boolean summary,
-    String test) {
+    String test,
+    String instance) {
 
   public static final int SCHEMA = 1;
+
+  /** The layout before instance: it stays null. */
+  public Sample(int schema, String metric, double value, String unit, String host, String iface, long ts, String run,
+      String source, boolean summary, String test) {
+    this(schema, metric, value, unit, host, iface, ts, run, source, summary, test, null);
+  }
 
   public static Sample of(String metric, double value, String unit, String iface, long ts) {
     return new Sample(SCHEMA, metric, value, unit, null, iface, ts, null, null, false, null);
   }
 
   public Sample withOrigin(String host, String run, String source) {
-    return new Sample(schema, metric, value, unit, host, iface, ts, run, source, summary, test);
+    return new Sample(schema, metric, value, unit, host, iface, ts, run, source, summary, test, instance);
   }
 
   public Sample asSummary() {
-    return new Sample(schema, metric, value, unit, host, iface, ts, run, source, true, test);
+    return new Sample(schema, metric, value, unit, host, iface, ts, run, source, true, test, instance);
   }
 
   public Sample withTest(String test) {
-    return new Sample(schema, metric, value, unit, host, iface, ts, run, source, summary, test);
+    return new Sample(schema, metric, value, unit, host, iface, ts, run, source, summary, test, instance);
+  }
+
+  public Sample withInstance(String instance) {
+    return new Sample(schema, metric, value, unit, host, iface, ts, run, source, summary, test, instance);
   }
 
   /** Key of the series this sample belongs to: host/iface/metric. */

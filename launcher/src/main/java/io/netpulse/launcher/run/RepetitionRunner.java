@@ -16,6 +16,7 @@ import io.netpulse.launcher.remote.RemoteFailure;
 import io.netpulse.launcher.remote.RemoteHost;
 import io.netpulse.launcher.remote.RemoteProcess;
 import io.netpulse.processor.parse.Parsers;
+import io.netpulse.processor.run.RunValueRules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,11 +31,13 @@ import java.util.OptionalInt;
  *
  * <p>Timeline. Traffic starts at t0 with WARMUP. With {@code stop: fixed}, MEASURING runs from
  * t0 + warmup until the clients end. With {@code stop: steady}, for tests whose value is read from
- * per-second samplers, MEASURING starts when the processor reports the metric steady on the SUT and
- * lasts one steady window; then the clients are stopped. If the metric has not settled by the time
- * the fixed schedule has one window left, that last window is measured (and said so). Tests whose
- * value is a figure the tool prints at its end run the tool's full time in both modes: netperf, qperf
- * and sockperf print nothing when stopped early.
+ * per-second samplers, or is a sum of netperf figures whose per-second interim lines ({@code -D 1}) are
+ * streamed with their instance while the clients run, MEASURING starts when the processor reports the
+ * metric steady and lasts one steady window; then the clients are stopped (a netperf stopped early prints
+ * no figure: the processor then takes the mean of the interim per-second sums over the window). If the
+ * metric has not settled by the time the fixed schedule has one window left, that last window is measured
+ * (and said so). Other tests whose value is a figure the tool prints at its end run the tool's full time in
+ * both modes: qperf, sockperf and netperf UDP_STREAM print nothing usable when stopped early.
  */
 final class RepetitionRunner {
 
@@ -59,9 +62,24 @@ final class RepetitionRunner {
     this.watched = steadyStoppable(procedure) ? procedure.results().get(0) : null;
   }
 
-  /** Whether the repetition's value comes from per-second samples only, so it can stop once they settle. */
+  /**
+   * Whether every value of the repetition can be made from per-second figures (sampler rows, or tool instances'
+   * interim lines summed per second), so it can stop once they settle.
+   */
   static boolean steadyStoppable(TestProcedure p) {
-    return p.results().stream().allMatch(r -> r.combine() == Combine.MEAN_OF_SAMPLES || r.combine() == Combine.MAX_OF_SAMPLES);
+    return p.results().stream().allMatch(r -> r.combine() == Combine.MEAN_OF_SAMPLES
+        || r.combine() == Combine.MAX_OF_SAMPLES || interimSummed(r));
+  }
+
+  /** A sum of the instances' figures that their streamed interim lines can stand for (netperf TCP_CRR, TCP_RR). */
+  static boolean interimSummed(ResultRule r) {
+    return r.combine() == Combine.SUM_OVER_INSTANCES && "netperf".equals(r.source())
+        && RunValueRules.interimOf(new RunValueRules.Rule(r.metric(), r.sampleMetric(), r.combine().how(), r.unit())) != null;
+  }
+
+  /** Whether this repetition streams its clients' lines: their interim figures are what steady is judged on. */
+  private boolean streamsClients() {
+    return watched != null && interimSummed(watched) && ctx.plan().stop() == StopMode.STEADY;
   }
 
   RepetitionOutcome run(int repetition) {
@@ -91,7 +109,7 @@ final class RepetitionRunner {
       life.phase(Phase.WARMUP, t0, null);
       ctx.progress().phase(Phase.WARMUP);
       int lastStage = procedure.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
-      startClients(1);
+      startClients(run, 1);
       // the schedule runs from when the clients are up: starting many over SSH takes a while on a busy host,
       // and that time must not be taken out of the warm-up
       long clientsUp = now();
@@ -100,7 +118,7 @@ final class RepetitionRunner {
       if (steadyStop) {
         long window = ctx.plan().steady().window().toMillis();
         long cap = Math.max(clientsUp + test.warmup().toMillis(), toolEnd - window);
-        Optional<SteadyEvent> steady = awaitSteady(run, t0, cap);
+        Optional<SteadyEvent> steady = awaitSteady(run, t0, clientsUp, cap);
         measuringStart = now();
         String note = null;
         if (steady.isPresent()) {
@@ -123,7 +141,7 @@ final class RepetitionRunner {
         ctx.progress().phase(Phase.MEASURING);
         for (int stage = 1; stage <= lastStage; stage++) {
           if (stage > 1) {
-            startClients(stage);
+            startClients(run, stage);
           }
           awaitClients(stage);
         }
@@ -198,13 +216,17 @@ final class RepetitionRunner {
     }
   }
 
-  private void startClients(int stage) throws RemoteFailure, InterruptedException {
+  private void startClients(String run, int stage) throws RemoteFailure, InterruptedException {
     List<HostCommand> commands = procedure.clients().stream().filter(c -> c.stage() == stage).toList();
     List<Parallel.Start> starts = new ArrayList<>();
     Map<RemoteProcess, HostCommand> byProcess = new java.util.concurrent.ConcurrentHashMap<>();
+    boolean stream = streamsClients();
     for (HostCommand c : commands) {
+      // each instance's lines carry its number: the processor sums their interim rates per second
+      java.util.function.Consumer<String> lines = stream && c.tool().equals(watched.source())
+          ? ctx.publisher().lineEmitter(c.host(), c.tool(), run, String.valueOf(c.instance()))::emit : null;
       starts.add(() -> {
-        RemoteProcess p = host(c).start(label(c), c.command(), null);
+        RemoteProcess p = host(c).start(label(c), c.command(), lines);
         byProcess.put(p, c);
         return p;
       });
@@ -249,13 +271,17 @@ final class RepetitionRunner {
 
   /**
    * The steady event of this repetition's metric on the SUT whose window lies in the traffic (sar rows
-   * carry the SUT's second boundaries, hence a second of slack).
+   * carry the SUT's second boundaries, hence a second of slack). A sum over instances (no host) must not
+   * start before every client was up: a second with some instances not yet running is no steady state.
    */
-  private Optional<SteadyEvent> awaitSteady(String run, long trafficStart, long until) throws InterruptedException {
+  private Optional<SteadyEvent> awaitSteady(String run, long trafficStart, long clientsUp, long until)
+      throws InterruptedException {
     String iface = watched.iface();
+    boolean summed = interimSummed(watched);
     return ctx.steady().await(s -> run.equals(s.run()) && watched.sampleMetric().equals(s.metric())
-            && watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface()))
-            && s.ts() - s.windowMs() >= trafficStart - 2_000,
+            && (summed ? s.host() == null && s.ts() - s.windowMs() >= clientsUp
+                : watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface()))
+                    && s.ts() - s.windowMs() >= trafficStart - 2_000),
         Duration.ofMillis(Math.max(0, until - now())));
   }
 

@@ -65,6 +65,11 @@ final class RunPublisher implements AutoCloseable {
     return new LineEmitter(host, source, run, lines, lines.metrics());
   }
 
+  /** As {@link #lineEmitter(String, String, String)} for one of several instances of a tool in the run. */
+  LineEmitter lineEmitter(String host, String source, String run, String instance) {
+    return new LineEmitter(host, source, run, instance, lines, lines.metrics());
+  }
+
   void publish(ToolOutput output) {
     outputs.publish(output, SEND_TIMEOUT);
   }

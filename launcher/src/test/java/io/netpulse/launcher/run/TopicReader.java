@@ -2,6 +2,7 @@ package io.netpulse.launcher.run;
 
 import io.netpulse.collector.ToolOutput;
 import io.netpulse.common.Topics;
+import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.json.JsonSerde;
 import java.time.Duration;
@@ -60,6 +61,19 @@ final class TopicReader {
     return read(bootstrap, Topics.defaults().toolOutput(), ToolOutput.class,
         all -> all.stream().filter(o -> runIds.contains(o.run())).count() >= expected)
         .stream().filter(o -> runIds.contains(o.run())).toList();
+  }
+
+  /** The lines streamed in {@code runIds}, read until the topic has been quiet for two seconds. */
+  static List<LineEvent> lines(String bootstrap, Collection<String> runIds) {
+    long[] quietSince = {System.nanoTime()};
+    int[] seen = {-1};
+    return read(bootstrap, Topics.defaults().lines(), LineEvent.class, all -> {
+      if (all.size() != seen[0]) {
+        seen[0] = all.size();
+        quietSince[0] = System.nanoTime();
+      }
+      return !all.isEmpty() && System.nanoTime() - quietSince[0] > 2_000_000_000L;
+    }).stream().filter(l -> runIds.contains(l.run())).toList();
   }
 
   private static <T> List<T> read(String bootstrap, String topic, Class<T> type, Predicate<List<T>> complete) {

@@ -97,9 +97,11 @@ public final class RunTopology {
         Serdes.String(), JsonSerde.of(SteadyDetector.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.PLAN_STORE),
         Serdes.String(), JsonSerde.of(RunEvent.class)));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.INTERIM_STORE),
+        Serdes.String(), JsonSerde.of(InterimSeconds.class)));
 
     byRun.process(() -> new SteadyProcessor(steadyDefaults, steadyPerPlan), Named.as("steady-detector"),
-            SteadyProcessor.WINDOW_STORE, SteadyProcessor.PLAN_STORE)
+            SteadyProcessor.WINDOW_STORE, SteadyProcessor.PLAN_STORE, SteadyProcessor.INTERIM_STORE)
         .to(topics.steady(), Produced.with(Serdes.String(), JsonSerde.of(SteadyEvent.class)).withName("steady-out"));
     return byRun.process(RunValueProcessor::new, Named.as("run-values"),
         RunValueProcessor.STATE_STORE, RunValueProcessor.SAMPLE_STORE);

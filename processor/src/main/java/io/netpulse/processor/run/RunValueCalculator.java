@@ -15,10 +15,13 @@ final class RunValueCalculator {
 
   /**
    * @param windowSamples the run's samples of {@code rule.sourceMetric()} inside the measuring window
+   * @param interim       the run's streamed interim samples standing in for the rule's figure (see
+   *                      {@link RunValueRules#interimOf}), from a little before the window to a little after
    */
-  static Optional<RunValue> value(String run, RepetitionState rep, RunValueRules.Rule rule, List<Sample> windowSamples) {
+  static Optional<RunValue> value(String run, RepetitionState rep, RunValueRules.Rule rule, List<Sample> windowSamples,
+      List<Sample> interim) {
     return switch (rule.how()) {
-      case SUM_OVER_INSTANCES -> figures(run, rep, rule, true);
+      case SUM_OVER_INSTANCES -> figures(run, rep, rule, true).or(() -> interimSum(run, rep, rule, interim));
       case AS_PRINTED -> figures(run, rep, rule, false);
       case MEAN_ON_SUT -> meanOnSut(run, rep, rule, onSut(rep, windowSamples));
       case MAX_OVER_WINDOW -> max(run, rep, rule, onSut(rep, windowSamples));
@@ -33,6 +36,25 @@ final class RunValueCalculator {
     double total = byInstance.values().stream().mapToDouble(Double::doubleValue).sum();
     double value = sum ? total : total / byInstance.size();
     return Optional.of(runValue(run, rep, rule, value, null, null, byInstance.size()));
+  }
+
+  /**
+   * A summed figure's stand-in when the tools were stopped before printing one: the sum over instances of
+   * each one's mean interim rate over the measuring window, i.e. the mean of the per-second sums.
+   */
+  private static Optional<RunValue> interimSum(String run, RepetitionState rep, RunValueRules.Rule rule,
+      List<Sample> interim) {
+    if (interim.isEmpty()) {
+      return Optional.empty();
+    }
+    InterimRates.Sum sum = InterimRates.windowSum(interim, rep.start, rep.end);
+    if (sum.value().isEmpty()) {
+      return Optional.empty();
+    }
+    Sample first = interim.get(0);
+    boolean oneHost = interim.stream().allMatch(s -> java.util.Objects.equals(s.host(), first.host()));
+    return Optional.of(runValue(run, rep, rule, sum.value().getAsDouble(), oneHost ? first.host() : null, null,
+        sum.instances()));
   }
 
   /**

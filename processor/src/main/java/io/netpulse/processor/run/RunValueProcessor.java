@@ -21,7 +21,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * when a repetition's measuring phase closes (the phase after MEASURING) emits its {@link RunValue}s
  * keyed plan/test/metric. A sample or figure that arrives after the close (Kafka orders records within
  * a topic, not across topics) emits the value again, corrected; downstream keeps the latest per
- * repetition. A repetition that FAILED while measuring gives no value.
+ * repetition. A repetition that FAILED while measuring gives no value. A summed figure that never came (the
+ * launcher stopped the tool early on steady) is made from the instances' streamed interim figures instead.
  */
 final class RunValueProcessor implements Processor<String, RunInput, String, RunValue> {
 
@@ -35,6 +36,11 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
       .filter(RunValueRules.Rule::fromSamples)
       .map(RunValueRules.Rule::sourceMetric)
       .collect(Collectors.toUnmodifiableSet());
+  /**
+   * Interim lines around the window that still shape it: the one before gives the first piece's start, the one
+   * after covers its end; as far as a slowed-down netperf stretches its interval (see {@link InterimSeconds}).
+   */
+  static final long INTERIM_MARGIN_MS = InterimSeconds.STALL_MS;
 
   private ProcessorContext<String, RunValue> context;
   private KeyValueStore<String, RunState> runs;
@@ -104,16 +110,24 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
   }
 
   private void sample(String run, Sample s, long now) {
-    if (s.summary() || !Double.isFinite(s.value()) || !SAMPLED_METRICS.contains(s.metric())) {
+    boolean interim = RunValueRules.summedOf(s.metric()) != null;
+    if (s.summary() || !Double.isFinite(s.value()) || !(SAMPLED_METRICS.contains(s.metric())
+        || interim && s.instance() != null)) { // interim lines without instance are a finished tool's: it has figures
       return;
     }
-    samples.put(sampleKey(run, s.ts(), s.seriesKey()), s);
+    samples.put(sampleKey(run, s.ts(), interim ? s.seriesKey() + "#" + s.instance() : s.seriesKey()), s);
     RunState state = state(run, now);
     runs.put(run, state);
     for (RepetitionState rep : state.repetitions.values()) {
-      if (rep.counts() && rep.inWindow(s.ts())) { // a late sample: correct the value
+      if (!rep.counts()) {
+        continue;
+      }
+      if (!interim && rep.inWindow(s.ts())) { // a late sample: correct the value
         emit(run, rep, RunValueRules.forTest(rep.rulesKey()).stream()
             .filter(r -> r.fromSamples() && r.sourceMetric().equals(s.metric())).toList());
+      } else if (interim && s.ts() >= rep.start && s.ts() < rep.end + INTERIM_MARGIN_MS) {
+        emit(run, rep, RunValueRules.forTest(rep.rulesKey()).stream()
+            .filter(r -> s.metric().equals(RunValueRules.interimOf(r))).toList());
       }
     }
   }
@@ -137,22 +151,24 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     if (!rep.counts() || rules.isEmpty()) {
       return;
     }
-    List<Sample> window = rules.stream().anyMatch(RunValueRules.Rule::fromSamples) ? windowSamples(run, rep) : List.of();
+    boolean stored = rules.stream().anyMatch(r -> r.fromSamples() || RunValueRules.interimOf(r) != null);
+    List<Sample> around = stored ? windowSamples(run, rep) : List.of();
+    List<Sample> window = around.stream().filter(s -> rep.inWindow(s.ts())).toList();
     for (RunValueRules.Rule rule : rules) {
-      RunValueCalculator.value(run, rep, rule, RunValueCalculator.of(window, rule.sourceMetric()))
+      String interim = RunValueRules.interimOf(rule);
+      RunValueCalculator.value(run, rep, rule, RunValueCalculator.of(window, rule.sourceMetric()),
+              interim == null ? List.of() : RunValueCalculator.of(around, interim))
           .ifPresent(v -> context.forward(new Record<>(v.resultKey(), v, rep.end)));
     }
   }
 
+  /** The run's stored samples of the window and {@link #INTERIM_MARGIN_MS} either side of it. */
   private List<Sample> windowSamples(String run, RepetitionState rep) {
     List<Sample> out = new ArrayList<>();
-    try (KeyValueIterator<String, Sample> it =
-             samples.range(sampleKey(run, rep.start, ""), sampleKey(run, rep.end, ""))) {
+    try (KeyValueIterator<String, Sample> it = samples.range(sampleKey(run, rep.start - INTERIM_MARGIN_MS, ""),
+        sampleKey(run, rep.end + INTERIM_MARGIN_MS, ""))) {
       while (it.hasNext()) {
-        Sample s = it.next().value;
-        if (rep.inWindow(s.ts())) {
-          out.add(s);
-        }
+        out.add(it.next().value);
       }
     }
     return out;

@@ -108,6 +108,24 @@ public final class RunValueRules {
     return test == null ? List.of() : BY_TEST.getOrDefault(normalise(test), List.of());
   }
 
+  /**
+   * Summed figure → the per-instance rate the tool prints each second while it runs (netperf demo mode
+   * {@code -D 1}): a repetition stopped early on steady has no final figure, and the mean over its window
+   * of the per-second sums of these stands for it.
+   */
+  private static final Map<String, String> INTERIM = Map.of("trans_per_s", "interim_trans_per_s");
+
+  /** The interim metric standing in for {@code rule}'s figure when the tool was stopped early, or null. */
+  public static String interimOf(Rule rule) {
+    return rule.how() == How.SUM_OVER_INSTANCES ? INTERIM.get(rule.sourceMetric()) : null;
+  }
+
+  /** The summed figure an interim metric stands for ({@code interim_trans_per_s} → {@code trans_per_s}), or null. */
+  public static String summedOf(String interimMetric) {
+    return INTERIM.entrySet().stream().filter(e -> e.getValue().equals(interimMetric)).map(Map.Entry::getKey)
+        .findFirst().orElse(null);
+  }
+
   public static String normalise(String test) {
     return test.toLowerCase(Locale.ROOT).replace('-', '_');
   }

@@ -17,6 +17,8 @@ public final class SteadyDetector {
   public long lastSeen;
   /** The first value seen: a rising metric counts as settled only once it has risen from there. */
   public Double baseline;
+  /** End (epoch ms) of the last window reported settled; 0 before. */
+  public long reportedTs;
 
   /** The judgement of a window: settled or not, with the spread (or rise) and mean it saw. */
   public record Verdict(boolean settled, double spread, double mean, long windowMs, long ts) {}
@@ -27,6 +29,15 @@ public final class SteadyDetector {
    * @return the verdict when the series has just settled, else null
    */
   public Verdict add(long ts, double value, boolean rising, SteadyConfig config) {
+    return add(ts, value, rising, config, false);
+  }
+
+  /**
+   * As {@link #add(long, double, boolean, SteadyConfig)}; with {@code renew}, a series that stays settled is
+   * reported again once a whole new window has passed since the last report (for sums over tool instances: the
+   * launcher can use only a window in which every client was already running, which the first may not be).
+   */
+  public Verdict add(long ts, double value, boolean rising, SteadyConfig config, boolean renew) {
     int at = times.size();
     while (at > 0 && times.get(at - 1) > ts) { // out of order: keep time order
       at--;
@@ -46,7 +57,11 @@ public final class SteadyDetector {
     Verdict verdict = judge(rising, config, newest);
     boolean was = settled;
     settled = verdict.settled();
-    return verdict.settled() && !was ? verdict : null;
+    boolean report = settled && (!was || renew && verdict.ts() - windowMs >= reportedTs);
+    if (report) {
+      reportedTs = verdict.ts();
+    }
+    return report ? verdict : null;
   }
 
   private Verdict judge(boolean rising, SteadyConfig config, long newest) {

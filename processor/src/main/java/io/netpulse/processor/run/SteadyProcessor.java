@@ -4,6 +4,7 @@ import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.SteadyEvent;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -14,13 +15,19 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * Per run and series (host/iface/metric): judges each new per-second sample's window and emits a
  * {@link SteadyEvent} keyed by run when the series has just settled. The thresholds are the plan's
- * (learnt from the run's lifecycle events) or the defaults.
+ * (learnt from the run's lifecycle events) or the defaults. Interim figures of tool instances (netperf
+ * {@code -D 1}, streamed with their instance) are judged as their per-second sum over the run's instances
+ * ({@link InterimSeconds}), reported under the summed figure's name (interim_trans_per_s → trans_per_s) with no
+ * host (the instances may run on several), and reported again each new window while they stay settled: the
+ * first settled window may begin before the last client was up, which the launcher does not accept.
  */
 final class SteadyProcessor implements Processor<String, RunInput, String, SteadyEvent> {
 
   static final String WINDOW_STORE = "steady-windows";
   /** Per run, its latest lifecycle event: the plan (for per-plan thresholds) and the run's own thresholds. */
   static final String PLAN_STORE = "steady-runs";
+  /** Per run and interim metric, the instances' pieces not yet summed into seconds. */
+  static final String INTERIM_STORE = "steady-interims";
   private static final char SEP = '\u0001';
 
   private final SteadyConfig defaults;
@@ -28,6 +35,7 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
   private ProcessorContext<String, SteadyEvent> context;
   private KeyValueStore<String, SteadyDetector> windows;
   private KeyValueStore<String, RunEvent> plans;
+  private KeyValueStore<String, InterimSeconds> interims;
 
   SteadyProcessor(SteadyConfig defaults, Map<String, SteadyConfig> perPlan) {
     this.defaults = defaults;
@@ -39,6 +47,7 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     this.context = context;
     this.windows = context.getStateStore(WINDOW_STORE);
     this.plans = context.getStateStore(PLAN_STORE);
+    this.interims = context.getStateStore(INTERIM_STORE);
     context.schedule(Duration.ofMinutes(1), PunctuationType.STREAM_TIME, this::evict);
   }
 
@@ -61,20 +70,51 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       return;
     }
     RunEvent latest = plans.get(run);
+    String summed = RunValueRules.summedOf(s.metric());
+    if (summed != null) {
+      if (s.instance() != null) { // interim lines of a finished tool's output (no instance) come too late to matter
+        interim(run, s, summed, latest, record.timestamp());
+      }
+      return;
+    }
     if (beforeTraffic(latest, s.ts())) {
       return;
     }
+    judge(run, s.seriesKey(), s.ts(), s.value(), s.host(), s.iface(), s.metric(), s.unit(), latest, record.timestamp(),
+        false);
+  }
+
+  /** Adds an instance's interim line and judges the per-second sums it completes. */
+  private void interim(String run, Sample s, String summed, RunEvent latest, long recordTs) {
+    String key = run + SEP + s.metric();
+    InterimSeconds seconds = interims.get(key);
+    if (seconds == null) {
+      seconds = new InterimSeconds();
+    }
+    List<InterimSeconds.Second> done = seconds.add(InterimRates.instanceOf(s), s.ts(), s.value());
+    interims.put(key, seconds);
+    for (InterimSeconds.Second second : done) {
+      if (!beforeTraffic(latest, second.start())) { // a second is judged by its start, like a sar row's
+        judge(run, "-/-/" + summed, second.start() + 1_000, second.sum(), null, null, summed, s.unit(), latest, recordTs,
+            true);
+      }
+    }
+  }
+
+  /** @param renew report a series that stays settled again each new window (see {@link SteadyDetector#add}) */
+  private void judge(String run, String series, long ts, double value, String host, String iface, String metric,
+      String unit, RunEvent latest, long recordTs, boolean renew) {
     SteadyConfig config = config(latest);
-    String key = run + SEP + s.seriesKey();
+    String key = run + SEP + series;
     SteadyDetector detector = windows.get(key);
     if (detector == null) {
       detector = new SteadyDetector();
     }
-    SteadyDetector.Verdict settled = detector.add(s.ts(), s.value(), s.metric().equals(config.risingMetric()), config);
+    SteadyDetector.Verdict settled = detector.add(ts, value, metric.equals(config.risingMetric()), config, renew);
     windows.put(key, detector);
     if (settled != null) {
-      context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, s.host(), s.iface(), s.metric(),
-          settled.mean(), s.unit(), settled.windowMs(), settled.spread(), settled.ts()), record.timestamp()));
+      context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,
+          settled.mean(), unit, settled.windowMs(), settled.spread(), settled.ts()), recordTs));
     }
   }
 
@@ -112,6 +152,7 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
   private void evict(long streamTime) {
     long horizon = streamTime - RunValueProcessor.RETENTION.toMillis();
     StoreEviction.deleteWhere(windows, d -> d.lastSeen < horizon);
+    StoreEviction.deleteWhere(interims, i -> i.newest < horizon);
     // a run's thresholds are forgotten as long after its last lifecycle event: an always-on processor sees
     // runs come and go forever
     StoreEviction.deleteWhere(plans, e -> e.ts() < horizon);

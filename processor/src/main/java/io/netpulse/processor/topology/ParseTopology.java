@@ -85,7 +85,7 @@ public final class ParseTopology {
     }
     List<Outcome> out = new ArrayList<>(result.samples().size() + result.errors().size());
     for (Sample s : result.samples()) {
-      out.add(new Outcome(s.withOrigin(line.host(), line.run(), line.source()), null));
+      out.add(new Outcome(s.withOrigin(line.host(), line.run(), line.source()).withInstance(line.instance()), null));
     }
     for (ParseError error : result.errors()) {
       out.add(dead(key, raw, line.source() + " seq " + line.seq() + ": " + error.describe()));
