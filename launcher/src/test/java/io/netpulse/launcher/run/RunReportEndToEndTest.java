@@ -23,7 +23,7 @@ import picocli.CommandLine;
  * dir the run's embedded broker left: the report holds the run's results, and the sar-based test its 1-s
  * series of the SUT's interface over each repetition's measuring window.
  */
-class RunReportEndToEndTest {
+class RunReportEndToEndTest { // also the dashboard's run view during that run (one real run for both)
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();
 
@@ -37,8 +37,16 @@ class RunReportEndToEndTest {
         warmup: 1s""",
         "{ type: latency, duration: 2s, ping_count: 3 }",
         "{ type: rx_bandwidth, streams: 2, duration: 5s }");
-    RunEndToEndTest.Run run = RunEndToEndTest.run(plan);
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    java.util.concurrent.CompletableFuture<RunEndToEndTest.Run> running = java.util.concurrent.CompletableFuture
+        .supplyAsync(() -> RunEndToEndTest.run(plan, "--dashboard-port=" + port));
+    RunDashboardView.follow(running, port, dir, "rx_bandwidth"); // the dashboard's run view while it runs
+    RunEndToEndTest.Run run = running.get();
     assertThat(run.exit()).as(run.stderr()).isZero();
+    assertThat(run.stderr()).contains("dashboard http://127.0.0.1:" + port + "/runs.html");
     JsonNode results = Json.mapper().readTree(run.stdout());
 
     String data = "--data-dir=" + dir.resolve("data");
