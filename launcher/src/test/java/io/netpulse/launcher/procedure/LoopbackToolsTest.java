@@ -53,11 +53,16 @@ class LoopbackToolsTest {
     }
   }
 
-  /** A random run of 20 ports that nothing listens on (other engineers share this machine). */
+  /**
+   * A random run of 20 ports that nothing listens on (other engineers share this machine), below the ephemeral range:
+   * a port there can be taken at any moment as the source port of some connection (the tests' own clients included),
+   * which a check for listeners cannot see.
+   */
   private static int freeBase() {
+    int ephemeralLow = ephemeralLow();
     try {
       for (int attempt = 0; attempt < 50; attempt++) {
-        int b = 30_000 + ThreadLocalRandom.current().nextInt(25_000);
+        int b = 10_000 + ThreadLocalRandom.current().nextInt(Math.max(1, ephemeralLow - 10_000 - 20));
         boolean free = true;
         for (int port = b; port < b + 20 && free; port++) {
           free = !listening(port);
@@ -70,6 +75,15 @@ class LoopbackToolsTest {
       throw new IllegalStateException("cannot list listening ports with ss", e);
     }
     throw new IllegalStateException("no free run of 20 ports found");
+  }
+
+  private static int ephemeralLow() {
+    try {
+      String range = java.nio.file.Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+      return Math.max(11_000, Integer.parseInt(range.split("\\s+")[0]));
+    } catch (IOException | RuntimeException e) {
+      return 32_768; // Linux's default
+    }
   }
 
   @AfterEach
@@ -128,7 +142,8 @@ class LoopbackToolsTest {
         for (Process server : started.subList(first, started.size())) {
           if (!server.isAlive()) {
             String out = new String(server.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (out.contains("Address already in use")) {
+            // iperf says so; netserver only "Unable to start netserver with ... port N"
+            if (out.contains("Address already in use") || out.contains("Unable to start netserver")) {
               throw new PortTaken("port taken meanwhile: " + out);
             }
             throw new AssertionError("a server ended early, exit " + server.exitValue() + ": " + out);
