@@ -23,7 +23,7 @@ final class DashboardMetrics {
           .append(events.clients(feed)).append('\n');
     }
     family(out, "netpulse_dashboard_runs", "gauge", "Runs held for the live view.");
-    out.append("netpulse_dashboard_runs ").append(state.runs().list(false, Integer.MAX_VALUE).size()).append('\n');
+    out.append("netpulse_dashboard_runs ").append(state.runs().size()).append('\n');
     family(out, "netpulse_dashboard_rate_series", "gauge", "Rate series (host, iface, metric, window) held.");
     out.append("netpulse_dashboard_rate_series ").append(state.rates().size()).append('\n');
     return out.toString();

@@ -1,5 +1,6 @@
 package io.netpulse.dashboard;
 
+import io.netpulse.common.Csv;
 import io.netpulse.common.event.ResultEvent;
 import java.util.List;
 import java.util.Locale;
@@ -37,15 +38,9 @@ final class ResultsCsv {
     return v == null || v.isNaN() ? "" : String.format(Locale.ROOT, "%s", v);
   }
 
-  /** Quoted when it holds a comma, quote or line break; a leading =, +, - or @ is defused for spreadsheets. */
+  /** A text field: {@link Csv#field}. */
   static String field(String s) {
-    if (s == null) {
-      return "";
-    }
-    String v = !s.isEmpty() && "=+-@".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
-    if (v.chars().anyMatch(c -> c == ',' || c == '"' || c == '\n' || c == '\r')) {
-      return '"' + v.replace("\"", "\"\"") + '"';
-    }
-    return v;
+    return Csv.field(s);
   }
+
 }

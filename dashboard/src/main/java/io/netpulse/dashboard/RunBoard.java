@@ -60,6 +60,10 @@ final class RunBoard {
     return view;
   }
 
+  synchronized int size() {
+    return runs.size();
+  }
+
   synchronized RunView get(String run) {
     return runs.get(run);
   }

@@ -49,7 +49,7 @@ class DashboardPagesBrowserTest {
         ChromeDriver page = chromium.driver();
         WebDriverWait wait = new WebDriverWait(page, Duration.ofSeconds(30));
         runView(topics, traffic, dashboard, page, wait);
-        resultsView(topics, traffic, dashboard, page, wait);
+        resultsView(topics, traffic, dashboard, chromium, wait);
         fleetView(traffic, dashboard, page, wait);
         assertThat(page.findElements(By.tagName("img"))).isEmpty();
       }
@@ -101,8 +101,9 @@ class DashboardPagesBrowserTest {
     screenshot(page, "dashboard-runs.png");
   }
 
-  private void resultsView(Topics topics, RateTraffic traffic, Dashboard dashboard, ChromeDriver page,
+  private void resultsView(Topics topics, RateTraffic traffic, Dashboard dashboard, HeadlessChromium chromium,
       WebDriverWait wait) throws Exception {
+    ChromeDriver page = chromium.driver();
     traffic.event(topics.results(), "xlarge/rx/rx_bps", Events.result("xlarge", "rx", "rx_bps", "bit/s",
         9.4e9, 9.5e9, 9.3e9));
     traffic.event(topics.results(), "large/rx/rx_bps", Events.result("large", "rx", "rx_bps", "bit/s",
@@ -110,13 +111,13 @@ class DashboardPagesBrowserTest {
     traffic.event(topics.results(), "large/" + HOSTILE + "/tcp_lat_us", Events.result("large", HOSTILE, "tcp_lat_us",
         "us", 21.5, 22.5, 22.0));
     page.get(dashboard.url() + "results.html");
-    until(page, wait, d -> d.findElement(By.id("results")).getText()
+    chromium.until(wait, d -> d.findElement(By.id("results")).getText()
         .contains("4.700 Gbit/s / 4.800 Gbit/s / 4.600 Gbit/s"), "plan large's runs");
     String table = page.findElement(By.id("results")).getText();
     assertThat(table).contains(HOSTILE).contains("tcp_lat_us").contains("22.00 us");
     assertThat(page.findElement(By.id("csv")).getAttribute("href")).endsWith("/api/results?plan=large&format=csv&download=true");
     // A is the first plan (large), B the second (xlarge): B ÷ A
-    until(page, wait, d -> d.findElement(By.id("compare")).getText().contains("2.000"), "the comparison's ratio");
+    chromium.until(wait, d -> d.findElement(By.id("compare")).getText().contains("2.000"), "the comparison's ratio");
     assertThat(page.findElement(By.id("compare")).getText()).contains("4.700 Gbit/s ±").contains("9.400 Gbit/s ±");
     screenshot(page, "dashboard-results.png");
   }
@@ -152,17 +153,6 @@ class DashboardPagesBrowserTest {
     assertThat(row.getText()).contains("7.700 Gbit/s");
     assertThat(row.findElements(By.tagName("canvas"))).hasSize(1);
     screenshot(page, "dashboard-fleet.png");
-  }
-
-  /** Waits, and on timeout fails with what the page showed (a bare Selenium timeout says nothing). */
-  private static void until(ChromeDriver page, WebDriverWait wait, java.util.function.Predicate<ChromeDriver> what,
-      String description) {
-    try {
-      wait.until(d -> what.test(page));
-    } catch (org.openqa.selenium.TimeoutException e) {
-      throw new AssertionError("timed out waiting for " + description + "; the page showed:\n"
-          + page.findElement(By.tagName("body")).getText(), e);
-    }
   }
 
   private static String firstHost(org.openqa.selenium.WebDriver d) {

@@ -7,9 +7,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.openqa.selenium.By;
+import org.openqa.selenium.TimeoutException;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Debian's chromium, headless, started by us (so we hold its PID and stop it ourselves), with
@@ -56,6 +61,19 @@ public final class HeadlessChromium implements AutoCloseable {
     } catch (IOException | InterruptedException | RuntimeException e) {
       stop(browser);
       throw e;
+    }
+  }
+
+  /**
+   * Waits until {@code what} holds on the page, and on timeout fails with what the page showed: a bare Selenium
+   * timeout says nothing about why.
+   */
+  public void until(WebDriverWait wait, Predicate<WebDriver> what, String description) {
+    try {
+      wait.until(what::test);
+    } catch (TimeoutException e) {
+      throw new AssertionError("timed out waiting for " + description + "; the page showed:\n"
+          + driver.findElement(By.tagName("body")).getText(), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.report;
 
+import io.netpulse.common.Csv;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,7 @@ final class CsvReport {
     List<String> header = new ArrayList<>(List.of("plan", "execution", "test", "type", "metric", "unit"));
     reps.forEach(r -> header.add("run_" + r));
     header.addAll(List.of("mean", "stddev", "ci95", "n", "hosts", "run_ids"));
-    row(out, header);
+    row(out, header.stream().map(Csv::field).toList());
     for (MetricSection s : report.sections()) {
       List<String> cells = new ArrayList<>(List.of(text(report.plan()), text(s.result().execution()),
           text(s.test()), text(s.type()), text(s.metric()), text(s.unit())));
@@ -31,29 +32,13 @@ final class CsvReport {
     out.flush();
   }
 
-  /**
-   * A text field: a leading = + - @ would make spreadsheets run it as a formula, so it gets a leading
-   * apostrophe (OWASP's CSV-injection advice); numbers are written by us and never get one.
-   */
-  static String text(String s) {
-    if (s == null) {
-      return "";
-    }
-    if (!s.isEmpty() && "=+-@\t\r".indexOf(s.charAt(0)) >= 0) {
-      return "'" + s;
-    }
-    return s;
+  /** A text cell, defused and quoted; numbers are ours and go in as they are. */
+  private static String text(String s) {
+    return Csv.field(s);
   }
 
   private static void row(PrintWriter out, List<String> cells) {
-    List<String> quoted = cells.stream().map(CsvReport::quote).toList();
-    out.print(String.join(",", quoted));
+    out.print(String.join(",", cells));
     out.print("\r\n");
-  }
-
-  static String quote(String s) {
-    boolean needs = s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")
-        || (!s.isEmpty() && (s.charAt(0) == ' ' || s.charAt(s.length() - 1) == ' '));
-    return needs ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
   }
 }

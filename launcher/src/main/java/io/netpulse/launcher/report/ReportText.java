@@ -1,5 +1,6 @@
 package io.netpulse.launcher.report;
 
+import io.netpulse.launcher.run.ResultTable;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -14,15 +15,9 @@ final class ReportText {
 
   private ReportText() {}
 
-  /** As the run's result table prints them: whole numbers whole, 4 significant digits below 1. */
+  /** As the run's result table prints them ({@link ResultTable#number}); "-" for none. */
   static String number(Double v) {
-    if (v == null) {
-      return "-";
-    }
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return String.format(Locale.ROOT, "%.0f", v);
-    }
-    return String.format(Locale.ROOT, Math.abs(v) >= 1000 ? "%.1f" : Math.abs(v) >= 1 ? "%.3f" : "%.4g", v);
+    return v == null ? "-" : ResultTable.number(v);
   }
 
   /** Every digit the double has, never in exponent form: for CSV, which programs read back. */

@@ -14,7 +14,7 @@ import java.util.Map;
  * host's facts, then one row per metric with each repetition, the mean and its 95 % interval) and
  * the JSON form {@code [{"test","metric","unit","runs":[...],"mean","stddev","ci95"}, ...]}.
  */
-final class ResultTable {
+public final class ResultTable {
 
   private ResultTable() {}
 
@@ -147,7 +147,7 @@ final class ResultTable {
     return String.join(", ", parts);
   }
 
-  static String number(double v) {
+  public static String number(double v) {
     if (v == Math.rint(v) && Math.abs(v) < 1e15) {
       return String.format(Locale.ROOT, "%.0f", v);
     }

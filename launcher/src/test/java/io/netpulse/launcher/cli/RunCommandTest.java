@@ -4,37 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.json.Json;
+import io.netpulse.launcher.CliRun;
 import io.netpulse.launcher.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class RunCommandTest {
 
   static final String EXAMPLE = Path.of("..", "examples", "xlarge-vs-xlarge.yaml").toString();
 
-  private record Run(int exit, String out, String err) {}
-
   /** Through Main's command line, as bin/netpulse runs it. */
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = Main.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int exit = cli.execute(args);
-    return new Run(exit, out.toString(), err.toString());
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
+
 
   @Test
   void dryRunPrintsEveryTestAndRepetitionPerHost() {
-    Run r = run("run", EXAMPLE, "--dry-run", "--queues", "4");
+    CliRun r = run("run", EXAMPLE, "--dry-run", "--queues", "4");
     assertThat(r.err()).isEmpty();
     assertThat(r.exit()).isZero();
     assertThat(r.out()).contains("plan xlarge-vs-xlarge: 10 tests, stop: steady (window 10s, spread 5.0 %, rise 0.5 %)")
@@ -52,7 +43,7 @@ class RunCommandTest {
 
   @Test
   void dryRunAsJson() throws Exception {
-    Run r = run("run", EXAMPLE, "--dry-run", "--queues", "2", "--iface", "ens5", "--output", "json");
+    CliRun r = run("run", EXAMPLE, "--dry-run", "--queues", "2", "--iface", "ens5", "--output", "json");
     assertThat(r.exit()).isZero();
     JsonNode all = Json.mapper().readTree(r.out());
     assertThat(all.size()).isEqualTo(30);
@@ -82,7 +73,7 @@ class RunCommandTest {
         tests:
           - { type: rx_bandwidth, streams: lots, durration: 10s }
         """);
-    Run r = run("run", plan.toString(), "--dry-run", "--queues", "4");
+    CliRun r = run("run", plan.toString(), "--dry-run", "--queues", "4");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err().lines().toList()).containsExactly(
@@ -97,7 +88,7 @@ class RunCommandTest {
 
   @Test
   void missingPlanFileIsAClearError(@TempDir Path dir) {
-    Run r = run("run", dir.resolve("nope.yaml").toString(), "--dry-run");
+    CliRun r = run("run", dir.resolve("nope.yaml").toString(), "--dry-run");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).startsWith(dir.resolve("nope.yaml") + ":1:1: cannot read the plan: ")
         .doesNotContain("\tat ");
@@ -107,21 +98,21 @@ class RunCommandTest {
   void binaryPlanFileIsAClearError(@TempDir Path dir) throws Exception {
     Path plan = dir.resolve("plan.yaml");
     Files.write(plan, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
-    Run r = run("run", plan.toString(), "--dry-run");
+    CliRun r = run("run", plan.toString(), "--dry-run");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).startsWith(plan + ":1:1: the plan is not UTF-8 text, expected a YAML file in UTF-8");
   }
 
   @Test
   void autoStreamsNeedQueuesInADryRun() {
-    Run r = run("run", EXAMPLE, "--dry-run");
+    CliRun r = run("run", EXAMPLE, "--dry-run");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("give --queues N for a dry run");
   }
 
   @Test
   void impossiblePortsAreAUsageError() {
-    Run r = run("run", Path.of("..", "examples", "seed-001-aliyun.yaml").toString(), "--dry-run", "--queues", "8",
+    CliRun r = run("run", Path.of("..", "examples", "seed-001-aliyun.yaml").toString(), "--dry-run", "--queues", "8",
         "--iface", "eth0; reboot");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("interface name 'eth0; reboot' is not an interface name");
@@ -131,7 +122,7 @@ class RunCommandTest {
   void everyExampleDryRuns() throws Exception {
     try (var files = Files.list(Path.of("..", "examples"))) {
       for (Path p : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-        Run r = run("run", p.toString(), "--dry-run", "--queues", "8", "--output", "json");
+        CliRun r = run("run", p.toString(), "--dry-run", "--queues", "8", "--output", "json");
         assertThat(r.exit()).as(p + ": " + r.err()).isZero();
         assertThat(Json.mapper().readTree(r.out()).size()).as(p.toString()).isPositive();
       }

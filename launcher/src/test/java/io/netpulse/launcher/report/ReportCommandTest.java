@@ -8,9 +8,7 @@ import io.netpulse.common.Topics;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.json.Json;
 import io.netpulse.dashboard.HeadlessChromium;
-import io.netpulse.launcher.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import io.netpulse.launcher.CliRun;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import picocli.CommandLine;
 
 /** {@code netpulse report} against a real embedded broker holding what an execution of a plan leaves. */
 class ReportCommandTest {
@@ -51,32 +48,25 @@ class ReportCommandTest {
     }
   }
 
-  record Result(int exit, String out, String err) {}
-
   /** {@code netpulse report ARGS} against the class's broker. */
-  static Result report(String... args) {
+  static CliRun report(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--bootstrap-servers", kafka.bootstrapServers(), "--timeout", "20"));
     return netpulse(all);
   }
 
   /** {@code netpulse report ARGS} through the real command line, in this JVM. */
-  static Result netpulse(List<String> args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = Main.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
+  static CliRun netpulse(List<String> args) {
     List<String> all = new ArrayList<>(List.of("report"));
     all.addAll(args);
     all.addAll(List.of("--topic-prefix", TOPICS.prefix()));
-    int exit = cli.execute(all.toArray(String[]::new));
-    return new Result(exit, out.toString(), err.toString());
+    return CliRun.of(all.toArray(String[]::new));
   }
+
 
   @Test
   void markdownIsTheResultTableWithUnitsAndEscapedNames() {
-    Result r = report(ReportFixture.PLAN, "--format", "md");
+    CliRun r = report(ReportFixture.PLAN, "--format", "md");
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(r.out()).contains("| test | metric | unit | run 1 | run 2 | run 3 | mean | stddev | ± ci95 | n |");
     assertThat(r.out()).contains("| latency | tcp_lat_us | us | 27.100 | 33.500 | 34.200 | 31.600 | 3.900 | 9.720 | 3 |");
@@ -98,7 +88,7 @@ class ReportCommandTest {
 
   @Test
   void csvHasOneQuotedRowPerTestAndMetric() {
-    Result r = report(ReportFixture.PLAN, "--format", "csv");
+    CliRun r = report(ReportFixture.PLAN, "--format", "csv");
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(r.err()).contains("skipped 1 record(s) that were not netpulse events"); // the fixture's "not json {"
     List<String> lines = List.of(r.out().split("\r\n"));
@@ -118,7 +108,7 @@ class ReportCommandTest {
   @Test
   void htmlIsSelfContainedWithEscapedNamesAndTheChartData() throws Exception {
     Path file = dir.resolve("report.html");
-    Result r = report(ReportFixture.PLAN, "--output", file.toString());
+    CliRun r = report(ReportFixture.PLAN, "--output", file.toString());
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(r.err()).contains("report " + file.toAbsolutePath());
     assertThat(r.out()).isEmpty();
@@ -204,7 +194,7 @@ class ReportCommandTest {
         "  - { type: tcp_rr, name: \"" + ReportFixture.FORMULA + "\" }",
         "  - { type: latency }",
         ""));
-    Result r = report(plan.toString(), "--format", "md");
+    CliRun r = report(plan.toString(), "--format", "md");
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(r.out()).startsWith("# netpulse report: plan np-report");
     assertThat(r.out().indexOf("| =SUM(A1) | trans_per_s")).isLessThan(r.out().indexOf("| latency | tcp_lat_us"));
@@ -213,7 +203,7 @@ class ReportCommandTest {
 
   @Test
   void noResultsIsOneLineAndExitTwo() {
-    Result r = report("no-such-plan", "--format", "md");
+    CliRun r = report("no-such-plan", "--format", "md");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err().strip()).isEqualTo("netpulse: no results for plan 'no-such-plan' on rpt.results (run it first "
@@ -222,7 +212,7 @@ class ReportCommandTest {
 
   @Test
   void missingPlanFileIsOneLineAndExitTwo() {
-    Result r = report(dir.resolve("nope.yaml").toString());
+    CliRun r = report(dir.resolve("nope.yaml").toString());
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err().lines().count()).isEqualTo(1);
     assertThat(r.err()).contains("no plan file").doesNotContain("Exception");
@@ -236,11 +226,11 @@ class ReportCommandTest {
       earlier.createTopics(TOPICS, 1);
       new ReportFixture(TOPICS).write(earlier.bootstrapServers());
     }
-    Result r = netpulse(List.of(ReportFixture.PLAN, "--format", "csv", "--data-dir", data.toString()));
+    CliRun r = netpulse(List.of(ReportFixture.PLAN, "--format", "csv", "--data-dir", data.toString()));
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(r.out().split("\r\n")).hasSize(7);
 
-    Result none = netpulse(List.of(ReportFixture.PLAN, "--data-dir", dir.resolve("nothing-here").toString()));
+    CliRun none = netpulse(List.of(ReportFixture.PLAN, "--data-dir", dir.resolve("nothing-here").toString()));
     assertThat(none.exit()).isEqualTo(2);
     assertThat(none.err().strip()).startsWith("netpulse: no --bootstrap-servers given and no embedded Kafka data in ")
         .doesNotContain("\n");

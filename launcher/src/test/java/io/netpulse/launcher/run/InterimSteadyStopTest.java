@@ -133,15 +133,7 @@ class InterimSteadyStopTest {
    * interval, integrated over the part of the window they cover and divided by its length; summed over instances.
    */
   private static double summedByHand(List<LineEvent> lines, TopicReader.Window w) {
-    Map<String, List<double[]>> byInstance = new TreeMap<>();
-    for (LineEvent l : lines) {
-      Matcher m = INTERIM.matcher(l.line());
-      if ("netperf".equals(l.source()) && m.find()) {
-        double end = Double.parseDouble(m.group(3)) * 1000;
-        byInstance.computeIfAbsent(l.host() + "#" + l.instance(), k -> new ArrayList<>())
-            .add(new double[] {end - Double.parseDouble(m.group(2)) * 1000, end, Double.parseDouble(m.group(1))});
-      }
-    }
+    Map<String, List<double[]>> byInstance = piecesByInstance(lines);
     assertThat(byInstance).as("instances streaming interim lines in " + w.run()).hasSize(2);
     double total = 0;
     for (List<double[]> pieces : byInstance.values()) {
@@ -156,8 +148,8 @@ class InterimSteadyStopTest {
     return total;
   }
 
-  /** Diagnostics: per instance its longest interval (s), then the per-second sums from its first line, by hand. */
-  private static String secondsByHand(List<LineEvent> lines) {
+  /** Each instance's interim lines as pieces {start ms, end ms, rate}, by "host#instance". */
+  private static Map<String, List<double[]>> piecesByInstance(List<LineEvent> lines) {
     Map<String, List<double[]>> byInstance = new TreeMap<>();
     for (LineEvent l : lines) {
       Matcher m = INTERIM.matcher(l.line());
@@ -167,6 +159,12 @@ class InterimSteadyStopTest {
             .add(new double[] {end - Double.parseDouble(m.group(2)) * 1000, end, Double.parseDouble(m.group(1))});
       }
     }
+    return byInstance;
+  }
+
+  /** Diagnostics: per instance its longest interval (s), then the per-second sums from its first line, by hand. */
+  private static String secondsByHand(List<LineEvent> lines) {
+    Map<String, List<double[]>> byInstance = piecesByInstance(lines);
     StringBuilder out = new StringBuilder();
     double from = Double.MAX_VALUE;
     double to = 0;

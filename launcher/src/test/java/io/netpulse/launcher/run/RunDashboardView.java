@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -37,12 +36,12 @@ final class RunDashboardView {
       wait.pollingEvery(Duration.ofMillis(250));
       awaitListening(port, run); // the dashboard starts with the run's pipeline, a few seconds after the run
       page.get("http://127.0.0.1:" + port + "/runs.html");
-      until(page, wait, d -> text(d, "run-test").equals(test) && text(d, "run-phase").equals("MEASURING")
+      chromium.until(wait, d -> text(d, "run-test").equals(test) && text(d, "run-phase").equals("MEASURING")
           && text(d, "run-now-unit").endsWith("bit/s"), test + " measuring with a live rate");
       String first = text(page, "run-now");
-      until(page, wait, d -> !text(d, "run-now").equals(first), "the live rate to change");
+      chromium.until(wait, d -> !text(d, "run-now").equals(first), "the live rate to change");
       assertThat(page.findElements(By.cssSelector("#run-chart canvas"))).isNotEmpty();
-      until(page, wait, d -> d.findElement(By.id("reps")).getText().contains("#1"),
+      chromium.until(wait, d -> d.findElement(By.id("reps")).getText().contains("#1"),
           "repetition 1's value from the processor");
       assertThat(page.findElement(By.id("reps")).getText()).contains("rx_bps").contains("bit/s");
       Path shot = Path.of("target", "run-dashboard.png");
@@ -62,16 +61,6 @@ final class RunDashboardView {
     }
     throw new AssertionError("the run's dashboard never listened on port " + port
         + (run.isDone() ? "; the run ended: " + run.join().stderr() : ""));
-  }
-
-  private static void until(ChromeDriver page, WebDriverWait wait,
-      java.util.function.Function<org.openqa.selenium.WebDriver, Boolean> what, String description) {
-    try {
-      wait.until(what::apply);
-    } catch (TimeoutException e) {
-      throw new AssertionError("timed out waiting for " + description + "; the page showed:\n"
-          + page.findElement(By.tagName("body")).getText(), e);
-    }
   }
 
   private static String text(org.openqa.selenium.WebDriver d, String id) {

@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.json.Json;
-import io.netpulse.launcher.Main;
+import io.netpulse.launcher.CliRun;
 import io.netpulse.testkit.TestHosts;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -16,7 +14,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A real {@code netpulse run} on the namespace test hosts, then {@code netpulse report} of it from the data
@@ -50,16 +47,16 @@ class RunReportEndToEndTest { // also the dashboard's run view during that run (
     JsonNode results = Json.mapper().readTree(run.stdout());
 
     String data = "--data-dir=" + dir.resolve("data");
-    String[] md = report("report", plan.toString(), "--format", "md", data);
-    assertThat(md[0]).as(md[1]).isEqualTo("0");
+    CliRun md = CliRun.of("report", plan.toString(), "--format", "md", data);
+    assertThat(md.exit()).as(md.err()).isEqualTo(0);
     for (JsonNode r : results) {
-      assertThat(md[2]).contains("| " + r.path("test").asText() + " | " + r.path("metric").asText() + " | "
+      assertThat(md.out()).contains("| " + r.path("test").asText() + " | " + r.path("metric").asText() + " | "
           + r.path("unit").asText() + " | ");
     }
 
     Path html = dir.resolve("r.html");
-    String[] h = report("report", "e2e-report", "--output", html.toString(), data);
-    assertThat(h[0]).as(h[1]).isEqualTo("0");
+    CliRun h = CliRun.of("report", "e2e-report", "--output", html.toString(), data);
+    assertThat(h.exit()).as(h.err()).isEqualTo(0);
     Matcher m = Pattern.compile("<script type=\"application/json\" id=\"report-data\">(.*?)</script>", Pattern.DOTALL)
         .matcher(Files.readString(html));
     assertThat(m.find()).isTrue();
@@ -97,13 +94,4 @@ class RunReportEndToEndTest { // also the dashboard's run view during that run (
     }
   }
 
-  private static String[] report(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = Main.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int exit = cli.execute(args);
-    return new String[] {Integer.toString(exit), err.toString(), out.toString()};
-  }
 }
