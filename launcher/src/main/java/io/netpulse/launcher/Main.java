@@ -1,5 +1,6 @@
 package io.netpulse.launcher;
 
+import io.netpulse.launcher.cli.CleanupCommand;
 import io.netpulse.launcher.cli.CollectorCommand;
 import io.netpulse.launcher.cli.DashboardCommand;
 import io.netpulse.launcher.cli.DemoCommand;
@@ -32,7 +33,8 @@ public final class Main {
         .addSubcommand(new ReportCommand())
         .addSubcommand(new CollectorCommand())
         .addSubcommand(new BenchCommand())
-        .addSubcommand(new ConnectionsCommand());
+        .addSubcommand(new ConnectionsCommand())
+        .addSubcommand(new CleanupCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
     return cli;
   }

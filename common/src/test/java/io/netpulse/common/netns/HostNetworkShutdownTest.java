@@ -55,8 +55,8 @@ class HostNetworkShutdownTest {
         }
     }
 
-    /** When the hook failed, this test still owes the machine a clean state: the probe's processes and links. */
-    private static void removeLeftovers(String[] names) {
+    /** When the hook failed, a test still owes the machine a clean state: the probe's processes and links. */
+    static void removeLeftovers(String[] names) {
         for (String ns : List.of(names[1], names[2])) {
             if (Files.exists(Path.of("/run/netns", ns))) {
                 List<ProcessHandle> inside = IpTool.ip("netns", "pids", ns).lines().map(String::strip)

@@ -1,0 +1,189 @@
+package io.netpulse.common.netns;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Host networks whose creating process is gone: what a JVM killed with SIGKILL (or by the OOM killer) leaves, since
+ * its shutdown hook never ran. A {@link HostNetwork} names its namespaces {@code np-PID-N-hK} and its root-namespace
+ * links {@code np<PID base 36>x<N base 36>} + {@code b} (bridge) or {@code vK} (veth), so the owner can be read off
+ * the name. Only empty namespaces are ever removed: a process still running inside is the user's to stop.
+ */
+public final class StaleHostNetworks {
+    private static final Path NETNS_DIR = Path.of("/run/netns");
+    private static final Path SYS_NET = Path.of("/sys/class/net");
+    private static final Pattern NAMESPACE = Pattern.compile("np-(\\d{1,10})-(\\d{1,6})-h\\d+");
+    private static final Pattern LINK_SUFFIX = Pattern.compile("b|v[0-9a-z]+");
+    // a PID is reused only after its process ended; a start this long after the namespace's birth is another process
+    private static final Duration CLOCK_SLACK = Duration.ofSeconds(2);
+
+    /** One HostNetwork instance's remains. {@code busy}: PIDs still running in its namespaces (nothing is removed). */
+    public record Leftover(long ownerPid, int instance, List<String> namespaces, List<String> links, List<Long> busy) {
+        public Leftover {
+            namespaces = List.copyOf(namespaces);
+            links = List.copyOf(links);
+            busy = List.copyOf(busy);
+        }
+
+        /** e.g. {@code np-14874-8-h1, np-14874-8-h2, npbh6x8b}. */
+        public String names() {
+            return String.join(", ", Stream.concat(namespaces.stream(), links.stream()).toList());
+        }
+    }
+
+    private StaleHostNetworks() {
+    }
+
+    /** Every leftover of a HostNetwork whose owner process has ended, in owner order. */
+    public static List<Leftover> find() {
+        Map<Owner, Group> groups = new TreeMap<>();
+        for (String ns : list(NETNS_DIR)) {
+            Matcher m = NAMESPACE.matcher(ns);
+            if (m.matches()) {
+                Owner owner = new Owner(Long.parseLong(m.group(1)), Integer.parseInt(m.group(2)));
+                groups.computeIfAbsent(owner, o -> new Group()).namespaces.add(ns);
+            }
+        }
+        for (String link : list(SYS_NET)) {
+            // base 36 may itself contain 'x', 'b' or 'v': every reading of the name must point to a gone owner
+            List<Owner> readings = linkOwners(link);
+            if (!readings.isEmpty() && readings.stream().allMatch(o -> ownerGone(o, groups.get(o)))) {
+                groups.computeIfAbsent(readings.get(0), o -> new Group()).links.add(link);
+            }
+        }
+        List<Leftover> stale = new ArrayList<>();
+        groups.forEach((owner, group) -> {
+            if (ownerGone(owner, group)) {
+                List<Long> busy = new ArrayList<>();
+                group.namespaces.forEach(ns -> busy.addAll(pidsIn(ns)));
+                stale.add(new Leftover(owner.pid, owner.instance, group.namespaces, group.links, busy));
+            }
+        });
+        return stale;
+    }
+
+    /**
+     * Deletes a leftover's namespaces, then whichever of its links remain (a namespace's deletion takes its veth pair
+     * with it). Refuses a busy one: its processes may be someone's work in progress.
+     */
+    public static void remove(Leftover leftover) {
+        List<Long> busy = new ArrayList<>();
+        leftover.namespaces().forEach(ns -> busy.addAll(pidsIn(ns)));
+        if (!busy.isEmpty()) {
+            throw new HostNetworkException("processes " + busy + " still run in " + leftover.names()
+                    + ": stop them (kill PID) and run again");
+        }
+        List<String> failures = new ArrayList<>();
+        for (String ns : leftover.namespaces()) {
+            if (Files.exists(NETNS_DIR.resolve(ns))) {
+                collect(failures, () -> IpTool.ip("netns", "del", ns));
+            }
+        }
+        for (String link : leftover.links()) {
+            collect(failures, () -> {
+                try {
+                    IpTool.ip("link", "del", link);
+                } catch (HostNetworkException e) {
+                    if (Files.exists(SYS_NET.resolve(link))) { // else gone with its namespace meanwhile: fine
+                        throw e;
+                    }
+                }
+            });
+        }
+        if (!failures.isEmpty()) {
+            throw new HostNetworkException("could not remove all of " + leftover.names() + ": "
+                    + String.join("; ", failures));
+        }
+    }
+
+    /** Every (pid, instance) that {@code link} can be the name of. */
+    static List<Owner> linkOwners(String link) {
+        List<Owner> owners = new ArrayList<>();
+        if (!link.startsWith("np") || link.length() > 15) {
+            return owners;
+        }
+        String body = link.substring(2);
+        for (int x = body.indexOf('x'); x > 0; x = body.indexOf('x', x + 1)) {
+            String pid36 = body.substring(0, x);
+            String rest = body.substring(x + 1);
+            for (int end = 1; end < rest.length(); end++) {
+                String n36 = rest.substring(0, end);
+                if (LINK_SUFFIX.matcher(rest.substring(end)).matches() && n36.matches("[0-9a-z]+")
+                        && pid36.matches("[0-9a-z]{1,7}")) {
+                    owners.add(new Owner(Long.parseLong(pid36, 36), Integer.parseInt(n36, 36)));
+                }
+            }
+        }
+        return owners;
+    }
+
+    /**
+     * The owner has ended when no process has its PID, or the process that has it started after the network was
+     * made (the PID was reused). With no namespace to date the network by, a live PID counts as the owner.
+     */
+    private static boolean ownerGone(Owner owner, Group group) {
+        Optional<ProcessHandle> process = ProcessHandle.of(owner.pid).filter(ProcessTree::isAlive);
+        if (process.isEmpty()) {
+            return true;
+        }
+        Optional<Instant> started = process.get().info().startInstant();
+        Optional<Instant> born = group == null ? Optional.empty() : group.namespaces.stream()
+                .map(ns -> modified(NETNS_DIR.resolve(ns))).flatMap(Optional::stream).min(Instant::compareTo);
+        return started.isPresent() && born.isPresent() && started.get().isAfter(born.get().plus(CLOCK_SLACK));
+    }
+
+    private static List<Long> pidsIn(String ns) {
+        return IpTool.ip("netns", "pids", ns).lines().map(String::strip).filter(s -> s.matches("\\d+"))
+                .map(Long::parseLong).toList();
+    }
+
+    private static List<String> list(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(p -> p.getFileName().toString()).sorted().toList();
+        } catch (IOException e) {
+            throw new HostNetworkException("cannot list " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Optional<Instant> modified(Path file) {
+        try {
+            return Optional.of(Files.getLastModifiedTime(file).toInstant());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static void collect(List<String> failures, Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            failures.add(e.getMessage());
+        }
+    }
+
+    record Owner(long pid, int instance) implements Comparable<Owner> {
+        @Override
+        public int compareTo(Owner o) {
+            return pid != o.pid ? Long.compare(pid, o.pid) : Integer.compare(instance, o.instance);
+        }
+    }
+
+    private static final class Group {
+        final List<String> namespaces = new ArrayList<>();
+        final List<String> links = new ArrayList<>();
+    }
+}

@@ -1,0 +1,50 @@
+package io.netpulse.launcher.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.netpulse.common.netns.HostNetwork;
+import io.netpulse.common.netns.ShutdownHookProbe;
+import io.netpulse.common.netns.StaleHostNetworks;
+import io.netpulse.launcher.CliRun;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code netpulse cleanup --dry-run} names what a JVM killed with SIGKILL left. Only the dry run is exercised here:
+ * a real cleanup would also remove other ended owners' networks on a shared machine (StaleHostNetworksTest removes
+ * exactly its own).
+ */
+class CleanupCommandTest {
+
+  @Test
+  void dryRunListsAKilledJvmsNetworkAndRemovesNothing() throws Exception {
+    assumeTrue(HostNetwork.supported(), "needs root to create network namespaces: run as root or with sudo");
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        ShutdownHookProbe.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try {
+      String[] names = new BufferedReader(new InputStreamReader(child.getInputStream())).readLine().split(" ");
+      long sleeper = Long.parseLong(names[5]);
+      child.destroyForcibly();
+      assertThat(child.waitFor(15, TimeUnit.SECONDS)).isTrue();
+
+      CliRun run = CliRun.of("cleanup", "--dry-run");
+
+      assertThat(run.exit()).as(run.err()).isZero();
+      assertThat(run.out()).contains("would remove host network of PID " + child.pid() + " (ended): ")
+          .contains(names[0]).contains(names[1]).contains(names[2]).contains("busy: processes [" + sleeper + "]");
+      assertThat(Path.of("/run/netns", names[1])).as("a dry run removes nothing").exists();
+      ProcessHandle.of(sleeper).ifPresent(ProcessHandle::destroy);
+      ProcessHandle.of(sleeper).ifPresent(p -> p.onExit().join());
+    } finally {
+      if (child.isAlive()) {
+        child.destroyForcibly();
+      }
+      StaleHostNetworks.find().stream().filter(l -> l.ownerPid() == child.pid()).forEach(StaleHostNetworks::remove);
+    }
+  }
+}
