@@ -24,9 +24,7 @@ class HostNetworkShutdownTest {
 
     @Test
     void sigintRunsCloseThroughTheShutdownHook() throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                ShutdownHookProbe.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process child = ShutdownHookProbe.start();
         String[] names = null;
         try {
             String line = new BufferedReader(new InputStreamReader(child.getInputStream())).readLine();

@@ -1,10 +1,19 @@
 package io.netpulse.common.netns;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 
-/** Run in a child JVM by {@link HostNetworkShutdownTest}: builds a network, prints its names, waits to be signalled. */
+/** Run in a child JVM by {@link HostNetworkShutdownTest} and the stale-network tests: builds a network, prints its names, waits to be signalled. */
 public final class ShutdownHookProbe {
     private ShutdownHookProbe() {
+    }
+
+    /** Starts the probe in a child JVM on this JVM's class path; its first stdout line names what it built. */
+    public static Process start() throws IOException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        return new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                ShutdownHookProbe.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     public static void main(String[] args) throws Exception {

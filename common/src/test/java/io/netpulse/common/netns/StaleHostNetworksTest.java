@@ -35,9 +35,7 @@ class StaleHostNetworksTest {
     @Test
     void aKilledOwnersNetworkIsFoundKeptWhileBusyAndThenRemoved() throws Exception {
         assumeTrue(HostNetwork.supported(), "needs root to create network namespaces: run as root or with sudo");
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                ShutdownHookProbe.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process child = ShutdownHookProbe.start();
         String[] names = null;
         try (HostNetwork mine = HostNetwork.create("stale-test-live", 1)) {
             String line = new BufferedReader(new InputStreamReader(child.getInputStream())).readLine();

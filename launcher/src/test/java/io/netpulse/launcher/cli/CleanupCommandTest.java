@@ -23,9 +23,7 @@ class CleanupCommandTest {
   @Test
   void dryRunListsAKilledJvmsNetworkAndRemovesNothing() throws Exception {
     assumeTrue(HostNetwork.supported(), "needs root to create network namespaces: run as root or with sudo");
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-        ShutdownHookProbe.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Process child = ShutdownHookProbe.start();
     try {
       String[] names = new BufferedReader(new InputStreamReader(child.getInputStream())).readLine().split(" ");
       long sleeper = Long.parseLong(names[5]);
