@@ -3,6 +3,7 @@ package io.netpulse.launcher.procedure;
 import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.StopMode;
 import io.netpulse.launcher.plan.TestSpec;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,7 +20,7 @@ final class IperfBandwidthProcedure implements Procedure {
     TestSpec t = c.test();
     int streams = c.streams();
     HostCommand server = HostCommand.server(t.sut(), "iperf", 0, RemoteCommand.of("iperf", "-s", "-p", t.port()));
-    List<Object> args = new java.util.ArrayList<>(List.of("-c", c.address(t.sut()),
+    List<Object> args = new ArrayList<>(List.of("-c", c.address(t.sut()),
         "-p", t.port(), "-b", t.rate(), "-t", c.sampledSeconds(), "-P", streams));
     if (c.plan().stop() == StopMode.STEADY) {
       args.addAll(List.of("-i", 1, "--sum-only", "-f", "k"));

@@ -48,6 +48,11 @@ final class RepetitionRunner {
   private static final Duration SERVER_SETTLE = Duration.ofMillis(500);
   /** Slack past the tool's own duration before a client counts as hung. */
   private static final Duration CLIENT_SLACK = Duration.ofSeconds(30);
+  /**
+   * Tools whose streamed client lines the processor reads one at a time as per-second rates: netperf's {@code -D 1}
+   * interim lines, iperf 2's {@code -i 1 --sum-only} rows (its procedure adds those options in steady mode).
+   */
+  private static final java.util.Set<String> STREAMED_TOOLS = java.util.Set.of("netperf", "iperf");
 
   private final ExecutionContext ctx;
   private final TestProcedure procedure;
@@ -72,12 +77,6 @@ final class RepetitionRunner {
     return p.results().stream().allMatch(r -> r.combine() == Combine.MEAN_OF_SAMPLES
         || r.combine() == Combine.MAX_OF_SAMPLES || fromInterimLines(r));
   }
-
-  /**
-   * Tools whose streamed client lines the processor reads one at a time as per-second rates: netperf's {@code -D 1}
-   * interim lines, iperf 2's {@code -i 1 --sum-only} rows (its procedure adds those options in steady mode).
-   */
-  private static final java.util.Set<String> STREAMED_TOOLS = java.util.Set.of("netperf", "iperf");
 
   /**
    * A tool figure (summed over instances, or as printed) that its streamed per-second lines can stand for:
