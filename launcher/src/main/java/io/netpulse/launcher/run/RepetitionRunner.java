@@ -30,14 +30,16 @@ import java.util.OptionalInt;
  * again, whatever happens.
  *
  * <p>Timeline. Traffic starts at t0 with WARMUP. With {@code stop: fixed}, MEASURING runs from
- * t0 + warmup until the clients end. With {@code stop: steady}, for tests whose value is read from
- * per-second samplers, or is a sum of netperf figures whose per-second interim lines ({@code -D 1}) are
- * streamed with their instance while the clients run, MEASURING starts when the processor reports the
- * metric steady and lasts one steady window; then the clients are stopped (a netperf stopped early prints
- * no figure: the processor then takes the mean of the interim per-second sums over the window). If the
- * metric has not settled by the time the fixed schedule has one window left, that last window is measured
- * (and said so). Other tests whose value is a figure the tool prints at its end run the tool's full time in
- * both modes: qperf, sockperf and netperf UDP_STREAM print nothing usable when stopped early.
+ * t0 + warmup until the clients end. With {@code stop: steady}, for tests whose every value is read from
+ * per-second samplers or from a tool's per-second lines streamed with their instance while the clients run
+ * (netperf {@code -D 1} interim lines for its sums, iperf 2 {@code -i 1 --sum-only} rows for its sender rate),
+ * MEASURING starts when the processor reports the watched metric steady and lasts one steady window; then the
+ * clients are stopped (their final figures are then missing or cover the warm-up too: the processor takes the
+ * mean of the per-second lines over the window). If the metric has not settled by the time the fixed schedule
+ * has one window left, that last window is measured (and said so). Other tests whose value is a figure the tool
+ * prints at its end run the tool's full time in both modes: qperf and sockperf print nothing usable when stopped
+ * early, and netperf UDP_STREAM's receive figures come only from netserver at the end (its interim lines are the
+ * sender's rate).
  */
 final class RepetitionRunner {
 
@@ -46,6 +48,11 @@ final class RepetitionRunner {
   private static final Duration SERVER_SETTLE = Duration.ofMillis(500);
   /** Slack past the tool's own duration before a client counts as hung. */
   private static final Duration CLIENT_SLACK = Duration.ofSeconds(30);
+  /**
+   * Tools whose streamed client lines the processor reads one at a time as per-second rates: netperf's {@code -D 1}
+   * interim lines, iperf 2's {@code -i 1 --sum-only} rows (its procedure adds those options in steady mode).
+   */
+  private static final java.util.Set<String> STREAMED_TOOLS = java.util.Set.of("netperf", "iperf");
 
   private final ExecutionContext ctx;
   private final TestProcedure procedure;
@@ -64,22 +71,30 @@ final class RepetitionRunner {
 
   /**
    * Whether every value of the repetition can be made from per-second figures (sampler rows, or tool instances'
-   * interim lines summed per second), so it can stop once they settle.
+   * per-second lines), so it can stop once they settle.
    */
   static boolean steadyStoppable(TestProcedure p) {
     return p.results().stream().allMatch(r -> r.combine() == Combine.MEAN_OF_SAMPLES
-        || r.combine() == Combine.MAX_OF_SAMPLES || interimSummed(r));
+        || r.combine() == Combine.MAX_OF_SAMPLES || fromInterimLines(r));
   }
 
-  /** A sum of the instances' figures that their streamed interim lines can stand for (netperf TCP_CRR, TCP_RR). */
-  static boolean interimSummed(ResultRule r) {
-    return r.combine() == Combine.SUM_OVER_INSTANCES && "netperf".equals(r.source())
+  /**
+   * A tool figure (summed over instances, or as printed) that its streamed per-second lines can stand for:
+   * netperf TCP_CRR and TCP_RR sums, iperf 2's sender_bps.
+   */
+  static boolean fromInterimLines(ResultRule r) {
+    return (r.combine() == Combine.SUM_OVER_INSTANCES || r.combine() == Combine.PRINTED)
+        && STREAMED_TOOLS.contains(r.source())
         && RunValueRules.interimOf(new RunValueRules.Rule(r.metric(), r.sampleMetric(), r.combine().how(), r.unit())) != null;
   }
 
-  /** Whether this repetition streams its clients' lines: their interim figures are what steady is judged on. */
-  private boolean streamsClients() {
-    return watched != null && interimSummed(watched) && ctx.plan().stop() == StopMode.STEADY;
+  /** The tool whose clients' lines this repetition streams (their per-second figures make a value), or null. */
+  private String streamedTool() {
+    if (watched == null || ctx.plan().stop() != StopMode.STEADY) {
+      return null;
+    }
+    return procedure.results().stream().filter(RepetitionRunner::fromInterimLines).map(ResultRule::source)
+        .findFirst().orElse(null);
   }
 
   RepetitionOutcome run(int repetition) {
@@ -220,10 +235,10 @@ final class RepetitionRunner {
     List<HostCommand> commands = procedure.clients().stream().filter(c -> c.stage() == stage).toList();
     List<Parallel.Start> starts = new ArrayList<>();
     Map<RemoteProcess, HostCommand> byProcess = new java.util.concurrent.ConcurrentHashMap<>();
-    boolean stream = streamsClients();
+    String streamed = streamedTool();
     for (HostCommand c : commands) {
       // each instance's lines carry its number: the processor sums their interim rates per second
-      java.util.function.Consumer<String> lines = stream && c.tool().equals(watched.source())
+      java.util.function.Consumer<String> lines = c.tool().equals(streamed)
           ? ctx.publisher().lineEmitter(c.host(), c.tool(), run, String.valueOf(c.instance()))::emit : null;
       starts.add(() -> {
         RemoteProcess p = host(c).start(label(c), c.command(), lines);
@@ -277,7 +292,7 @@ final class RepetitionRunner {
   private Optional<SteadyEvent> awaitSteady(String run, long trafficStart, long clientsUp, long until)
       throws InterruptedException {
     String iface = watched.iface();
-    boolean summed = interimSummed(watched);
+    boolean summed = fromInterimLines(watched);
     return ctx.steady().await(s -> run.equals(s.run()) && watched.sampleMetric().equals(s.metric())
             && (summed ? s.host() == null && s.ts() - s.windowMs() >= clientsUp
                 : watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface()))

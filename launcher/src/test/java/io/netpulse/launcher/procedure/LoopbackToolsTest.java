@@ -258,7 +258,8 @@ class LoopbackToolsTest {
     onFreePorts(base -> {
       TestProcedure p = build("{ type: iperf_bandwidth, duration: 1s, port: " + base + " }");
       startServers(p, base);
-      assertThat(runClients(p).get(0)).contains("[SUM]"); // -P 2: two streams and their sum
+      // steady mode (the default): one sum row a second for both streams, in whole kbit/s, which the launcher streams
+      assertThat(runClients(p).get(0)).containsPattern("\\[SUM-2\\] 0\\.0000-1\\.0000 sec +\\d+ KBytes +\\d+ Kbits/sec");
     });
   }
 

@@ -209,7 +209,17 @@ class ProceduresTest {
   void iperfBandwidthUsesQueueCountStreams() throws Exception {
     // seed 002: iperf -s  /  iperf -c 10.0.0.1 -b 2048M -t 300 -P 8   (8 = queues)
     TestProcedure p = only("{ type: iperf_bandwidth, duration: 295s }");
-    assertThat(rendered(p.clients())).containsExactly("peer: iperf -c 198.18.0.2 -p 5001 -b 2048M -t 300 -P 4");
+    // stop: steady (the default) also has it report each second, one sum row, in kbit/s: the early stop's value
+    assertThat(rendered(p.clients()))
+        .containsExactly("peer: iperf -c 198.18.0.2 -p 5001 -b 2048M -t 300 -P 4 -i 1 --sum-only -f k");
+    Plan fixed = PlanLoader.parse("p.yaml", Path.of("/p"), """
+        name: p
+        stop: fixed
+        hosts: { sut: { address: 198.18.0.2 }, peer: { address: 198.18.0.1 } }
+        tests: [ { type: iperf_bandwidth, duration: 295s } ]
+        """);
+    assertThat(rendered(Procedures.build(fixed, fixed.tests().get(0), FOUR_QUEUES).clients()))
+        .containsExactly("peer: iperf -c 198.18.0.2 -p 5001 -b 2048M -t 300 -P 4");
     assertThat(rendered(p.servers())).containsExactly("sut: iperf -s -p 5001");
     assertThat(p.results()).containsExactly(
         new ResultRule("rx_bps", "bit/s", "sar-dev", "rx_bps", "sut", "eth0", Combine.MEAN_OF_SAMPLES),

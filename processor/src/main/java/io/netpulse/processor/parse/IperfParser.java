@@ -12,12 +12,23 @@ import java.util.regex.Pattern;
 /**
  * iperf 2.x text. Each stream's last report row spanning from 0 is its total: sender_bps on the
  * client, receiver_bps on a server ({@code Server listening}); earlier rows are interval_bps.
- * With {@code -P N} only {@code [SUM]} rows count. A UDP {@code Server Report} gives
- * receiver_bps, jitter_ms, lost, datagrams, loss_pct. ts = reference time + the row's end.
+ * With {@code -P N} only {@code [SUM]} rows count ({@code [SUM-N]} with {@code --sum-only}). A UDP
+ * {@code Server Report} gives receiver_bps, jitter_ms, lost, datagrams, loss_pct. ts = reference time + the
+ * row's end.
+ *
+ * <p>As a {@link LineParser} it reads a client's streamed {@code -i 1 --sum-only} rows one at a time: each
+ * {@code [SUM-N]} interval row is the client's total send rate over that second (interim_sender_bps), dated by
+ * its arrival (the row carries only seconds since the client started, and iperf prints it at the interval's
+ * end). The run's total row at the end (from 0, longer than an interval) and everything else give nothing.
  */
-public final class IperfParser implements OutputParser {
+public final class IperfParser implements LineParser {
 
   public static final String FORMAT = "iperf";
+
+  /** {@code --sum-only} labels the sum rows with their stream count. */
+  private static final Pattern SUM_ONLY = Pattern.compile("^\\[SUM-\\d+\\]");
+  /** A streamed row from 0 longer than this is the run's total, not a 1-s interval. */
+  private static final double LONGEST_INTERVAL_S = 1.5;
 
   private static final Pattern LOSS = Pattern.compile(
       "\\s*(\\d+(?:\\.\\d+)?)\\s+ms\\s+(\\d+)/\\s*(\\d+)\\s+\\(([^)]*)%\\).*");
@@ -31,7 +42,7 @@ public final class IperfParser implements OutputParser {
 
   @Override
   public ParseResult parse(List<String> lines, ParseContext context) {
-    boolean hasSum = lines.stream().anyMatch(l -> l != null && l.contains("[SUM]"));
+    boolean hasSum = lines.stream().anyMatch(l -> l != null && l.contains("[SUM"));
     boolean server = lines.stream().anyMatch(l -> l != null && l.contains("Server listening"));
     List<Sample> samples = new ArrayList<>();
     List<ParseError> errors = new ArrayList<>();
@@ -44,7 +55,7 @@ public final class IperfParser implements OutputParser {
         errors.add(Text.tooLongError(n));
         continue;
       }
-      String line = Text.clean(raw);
+      String line = SUM_ONLY.matcher(Text.clean(raw)).replaceFirst("[SUM]");
       if (line.contains("Server Report:")) {
         serverReport = true;
         continue;
@@ -97,6 +108,35 @@ public final class IperfParser implements OutputParser {
     String test = context.test();
     List<Sample> tagged = test == null ? samples : samples.stream().map(s -> s.withTest(test)).toList();
     return new ParseResult(tagged, errors);
+  }
+
+  @Override
+  public ParseResult parseLine(String raw, int lineNumber, ParseContext context) {
+    if (Text.tooLong(raw)) {
+      return ParseResult.error(Text.tooLongError(lineNumber));
+    }
+    String line = Text.clean(raw);
+    if (!SUM_ONLY.matcher(line).lookingAt()) {
+      return ParseResult.empty();
+    }
+    Matcher m = Iperf3Parser.ROW.matcher(SUM_ONLY.matcher(line).replaceFirst("[SUM]"));
+    if (!m.matches()) {
+      return ParseResult.empty(); // the [SUM-cnt] header
+    }
+    double start = Double.parseDouble(m.group(2));
+    double end = Double.parseDouble(m.group(3));
+    if (start == 0 && end > LONGEST_INTERVAL_S) {
+      return ParseResult.empty(); // the run's total: the interval rows before it already cover its time
+    }
+    double factor = Text.bitRateFactor(m.group(7));
+    var rate = Text.number(m.group(6));
+    if (rate.isEmpty() || Double.isNaN(factor)) {
+      return ParseResult.error(new ParseError(lineNumber, "Bandwidth", "expected a bit rate such as "
+          + "'4294967 Kbits/sec', got '" + Text.shown(m.group(6) + " " + m.group(7)) + "'"));
+    }
+    Sample s = Sample.of("interim_sender_bps", rate.getAsDouble() * factor, Units.BITS_PER_S, null,
+        context.referenceMs());
+    return ParseResult.of(List.of(context.test() == null ? s : s.withTest(context.test())));
   }
 
   private static void serverReport(Row row, ParseContext context, List<Sample> samples, List<ParseError> errors) {

@@ -21,8 +21,8 @@ final class RunValueCalculator {
   static Optional<RunValue> value(String run, RepetitionState rep, RunValueRules.Rule rule, List<Sample> windowSamples,
       List<Sample> interim) {
     return switch (rule.how()) {
-      case SUM_OVER_INSTANCES -> figures(run, rep, rule, true).or(() -> interimSum(run, rep, rule, interim));
-      case AS_PRINTED -> figures(run, rep, rule, false);
+      case SUM_OVER_INSTANCES -> figures(run, rep, rule, true).or(() -> interimValue(run, rep, rule, interim, true));
+      case AS_PRINTED -> figures(run, rep, rule, false).or(() -> interimValue(run, rep, rule, interim, false));
       case MEAN_ON_SUT -> meanOnSut(run, rep, rule, onSut(rep, windowSamples));
       case MAX_OVER_WINDOW -> max(run, rep, rule, onSut(rep, windowSamples));
     };
@@ -39,22 +39,23 @@ final class RunValueCalculator {
   }
 
   /**
-   * A summed figure's stand-in when the tools were stopped before printing one: the sum over instances of
-   * each one's mean interim rate over the measuring window, i.e. the mean of the per-second sums.
+   * A figure's stand-in when the tools were stopped before printing one: the sum over instances of each one's
+   * mean interim rate over the measuring window, i.e. the mean of the per-second sums; for a printed figure
+   * ({@code sum} false) that sum divided by the instances, as its figures would be averaged.
    */
-  private static Optional<RunValue> interimSum(String run, RepetitionState rep, RunValueRules.Rule rule,
-      List<Sample> interim) {
+  private static Optional<RunValue> interimValue(String run, RepetitionState rep, RunValueRules.Rule rule,
+      List<Sample> interim, boolean sum) {
     if (interim.isEmpty()) {
       return Optional.empty();
     }
-    InterimRates.Sum sum = InterimRates.windowSum(interim, rep.start, rep.end);
-    if (sum.value().isEmpty()) {
+    InterimRates.Sum total = InterimRates.windowSum(interim, rep.start, rep.end);
+    if (total.value().isEmpty()) {
       return Optional.empty();
     }
     Sample first = interim.get(0);
     boolean oneHost = interim.stream().allMatch(s -> java.util.Objects.equals(s.host(), first.host()));
-    return Optional.of(runValue(run, rep, rule, sum.value().getAsDouble(), oneHost ? first.host() : null, null,
-        sum.instances()));
+    double value = sum ? total.value().getAsDouble() : total.value().getAsDouble() / total.instances();
+    return Optional.of(runValue(run, rep, rule, value, oneHost ? first.host() : null, null, total.instances()));
   }
 
   /**

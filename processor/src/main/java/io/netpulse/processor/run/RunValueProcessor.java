@@ -21,8 +21,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * when a repetition's measuring phase closes (the phase after MEASURING) emits its {@link RunValue}s
  * keyed plan/test/metric. A sample or figure that arrives after the close (Kafka orders records within
  * a topic, not across topics) emits the value again, corrected; downstream keeps the latest per
- * repetition. A repetition that FAILED while measuring gives no value. A summed figure that never came (the
- * launcher stopped the tool early on steady) is made from the instances' streamed interim figures instead.
+ * repetition. A repetition that FAILED while measuring gives no value. A tool figure that never came (the
+ * launcher stopped the tool early on steady: netperf sums, iperf's sender rate) is made from the instances'
+ * streamed interim figures instead.
  */
 final class RunValueProcessor implements Processor<String, RunInput, String, RunValue> {
 

@@ -109,18 +109,23 @@ public final class RunValueRules {
   }
 
   /**
-   * Summed figure → the per-instance rate the tool prints each second while it runs (netperf demo mode
-   * {@code -D 1}): a repetition stopped early on steady has no final figure, and the mean over its window
-   * of the per-second sums of these stands for it.
+   * Tool figure → the per-instance rate the tool prints each second while it runs (netperf demo mode
+   * {@code -D 1}; iperf 2 {@code -i 1 --sum-only}, one row per second for all its streams): a repetition stopped
+   * early on steady has no final figure, and the mean over its window of these rates stands for it (summed over
+   * instances for a sum, averaged for a printed figure). netperf UDP_STREAM's interim lines are absent here on
+   * purpose: they give the sender's rate only, and its receive figures come from netserver at the end.
    */
-  private static final Map<String, String> INTERIM = Map.of("trans_per_s", "interim_trans_per_s");
+  private static final Map<String, String> INTERIM = Map.of(
+      "trans_per_s", "interim_trans_per_s",
+      "sender_bps", "interim_sender_bps");
 
   /** The interim metric standing in for {@code rule}'s figure when the tool was stopped early, or null. */
   public static String interimOf(Rule rule) {
-    return rule.how() == How.SUM_OVER_INSTANCES ? INTERIM.get(rule.sourceMetric()) : null;
+    return rule.how() == How.SUM_OVER_INSTANCES || rule.how() == How.AS_PRINTED ? INTERIM.get(rule.sourceMetric())
+        : null;
   }
 
-  /** The summed figure an interim metric stands for ({@code interim_trans_per_s} → {@code trans_per_s}), or null. */
+  /** The figure an interim metric stands for ({@code interim_trans_per_s} → {@code trans_per_s}), or null. */
   public static String summedOf(String interimMetric) {
     return INTERIM.entrySet().stream().filter(e -> e.getValue().equals(interimMetric)).map(Map.Entry::getKey)
         .findFirst().orElse(null);

@@ -103,4 +103,37 @@ class NetperfParserTest {
         "Interim result: 9155.29 Trans/s over 1.067 seconds ending at 1796014834.184", 0, ParseContext.streamed(1));
     assertThat(only(one.samples(), "interim_trans_per_s").ts()).isEqualTo(1_796_014_834_184L);
   }
+
+  /**
+   * Why udp_stream cannot stop early (README "Time to result"): UDP_STREAM's {@code -D 1} interim lines are the
+   * sender's rate alone. Over a whole run they average (each over its own interval) to the send row's throughput,
+   * and send_pps is that rate ÷ (8 × message bytes); the receive row, only netserver's and only at the end, is
+   * another figure (36 % of the datagrams lost here) that nothing per second stands for.
+   */
+  @Test
+  void udpStreamInterimLinesAreTheSendersRateOnly() {
+    for (String f : new String[] {"netperf-udp-stream-D1-m1.txt", "netperf-udp-stream-D1-m1400.txt"}) {
+      double bytes = f.contains("m1400") ? 1400 : 1;
+      ParseResult r = parse(f, null);
+      assertThat(r.errors()).as(f).isEmpty();
+      double bits = 0;
+      double seconds = 0;
+      for (String line : lines("netperf/" + f)) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("over (\\S+) seconds").matcher(line);
+        if (m.find()) {
+          double over = Double.parseDouble(m.group(1));
+          double rate = only(parser.parseLine(line, 0, CTX).samples(), "interim_bps").value();
+          bits += rate * over;
+          seconds += over;
+        }
+      }
+      double interimMean = bits / seconds;
+      double send = only(r.samples(), "send_bps").value();
+      // interim rates print 2 decimals of 10^6 bit/s: 0.005 Mbit/s is 0.6 % of -m 1's 0.81 Mbit/s
+      assertThat(interimMean).as(f).isCloseTo(send, within(send * (bytes == 1 ? 0.01 : 0.001)));
+      assertThat(send / (8 * bytes)).as(f + " pps").isCloseTo(only(r.samples(), "send_pps").value(),
+          within(only(r.samples(), "send_pps").value() * (bytes == 1 ? 0.01 : 0.001)));
+      assertThat(only(r.samples(), "recv_bps").value()).as(f).isLessThan(0.8 * send);
+    }
+  }
 }
