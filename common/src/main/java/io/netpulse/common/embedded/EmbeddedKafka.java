@@ -1,6 +1,7 @@
 package io.netpulse.common.embedded;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -38,12 +39,14 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   private final KafkaRaftServer server;
   private final String bootstrapServers;
+  private final String saslBootstrapServers;
   private final Path logDir;
   private boolean closed;
 
-  private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, Path logDir) {
+  private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, String saslBootstrapServers, Path logDir) {
     this.server = server;
     this.bootstrapServers = bootstrapServers;
+    this.saslBootstrapServers = saslBootstrapServers;
     this.logDir = logDir;
   }
 
@@ -54,6 +57,24 @@ public final class EmbeddedKafka implements AutoCloseable {
    * @param port    client port on 127.0.0.1, 0 for a free one
    */
   public static EmbeddedKafka start(Path dataDir, int port) {
+    return start(dataDir, port, Map.of());
+  }
+
+  /**
+   * As {@link #start(Path, int)}, plus a SASL_PLAINTEXT listener (mechanism PLAIN) on another free port of 127.0.0.1
+   * that accepts these users, so clients configured like those of a secured cluster can be tried for real. The
+   * PLAINTEXT listener stays as it is (the broker talks to itself there).
+   *
+   * @param plainUsers user name to password
+   */
+  public static EmbeddedKafka startWithSaslPlain(Path dataDir, int port, Map<String, String> plainUsers) {
+    if (plainUsers.isEmpty()) {
+      throw new IllegalArgumentException("a SASL listener needs at least one user");
+    }
+    return start(dataDir, port, plainUsers);
+  }
+
+  private static EmbeddedKafka start(Path dataDir, int port, Map<String, String> plainUsers) {
     HaltGuard.install();
     Path logDir = dataDir.resolve("kafka");
     LocalResources.requireWritableDir(dataDir);
@@ -61,6 +82,10 @@ public final class EmbeddedKafka implements AutoCloseable {
     int brokerPort = LocalResources.requireFreePort(port, "--kafka-port");
     int controllerPort = LocalResources.freePort();
     Properties props = brokerProperties(logDir, brokerPort, controllerPort);
+    int saslPort = plainUsers.isEmpty() ? 0 : LocalResources.freePort();
+    if (saslPort != 0) {
+      addSaslPlainListener(props, saslPort, plainUsers);
+    }
     KafkaConfig config = new KafkaConfig(props, false);
     format(logDir, config);
     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
@@ -70,7 +95,8 @@ public final class EmbeddedKafka implements AutoCloseable {
       safeShutdown(server);
       throw new EmbeddedStartException("embedded Kafka did not start in " + logDir + ": " + rootMessage(e), e);
     }
-    EmbeddedKafka kafka = new EmbeddedKafka(server, "127.0.0.1:" + brokerPort, logDir);
+    EmbeddedKafka kafka = new EmbeddedKafka(server, "127.0.0.1:" + brokerPort,
+        saslPort == 0 ? null : "127.0.0.1:" + saslPort, logDir);
     RUNNING.add(kafka);
     kafka.awaitReady();
     return kafka;
@@ -80,18 +106,28 @@ public final class EmbeddedKafka implements AutoCloseable {
     return bootstrapServers;
   }
 
+  /** The PLAINTEXT listener, as a connection. */
+  public KafkaConnection connection() {
+    return KafkaConnection.plain(bootstrapServers);
+  }
+
+  /** The SASL_PLAINTEXT listener's host:port, or null when started without one. */
+  public String saslBootstrapServers() {
+    return saslBootstrapServers;
+  }
+
   public Path logDir() {
     return logDir;
   }
 
   /** Creates the topics of DESIGN §3 that do not exist yet; {@code results} is compacted. */
   public void createTopics(Topics topics, int partitions) {
-    createTopics(bootstrapServers, topics, partitions, (short) 1);
+    createTopics(connection(), topics, partitions, (short) 1);
   }
 
   /** Creates missing netpulse topics on any cluster; replication ≤ 0 means the broker's default. */
-  public static void createTopics(String bootstrapServers, Topics topics, int partitions, short replication) {
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+  public static void createTopics(KafkaConnection kafka, Topics topics, int partitions, short replication) {
+    try (Admin admin = Admin.create(kafka.clientProperties())) {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = new ArrayList<>();
       for (String name : topics.all()) {
@@ -113,7 +149,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new IllegalStateException("interrupted while creating topics", e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException(
-          "cannot create topics on " + bootstrapServers + ": " + rootMessage(e), e);
+          "cannot create topics on " + kafka.bootstrapServers() + ": " + rootMessage(e), e);
     }
   }
 
@@ -198,6 +234,16 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("log.retention.hours", "168");
     p.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
     return p;
+  }
+
+  private static void addSaslPlainListener(Properties p, int saslPort, Map<String, String> plainUsers) {
+    p.put("listeners", p.get("listeners") + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort);
+    p.put("advertised.listeners", p.get("advertised.listeners") + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort);
+    p.put("listener.security.protocol.map", p.get("listener.security.protocol.map") + ",SASL_PLAINTEXT:SASL_PLAINTEXT");
+    p.put("sasl.enabled.mechanisms", "PLAIN");
+    StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+    plainUsers.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password).append('"'));
+    p.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.append(';').toString());
   }
 
   private static void format(Path logDir, KafkaConfig config) {

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.report;
 
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
@@ -33,9 +34,9 @@ public final class ReportReader {
   private final Topics topics;
   private final TopicSnapshot snapshot;
 
-  public ReportReader(String bootstrapServers, Topics topics, Duration timeout) {
+  public ReportReader(KafkaConnection kafka, Topics topics, Duration timeout) {
     this.topics = topics;
-    this.snapshot = new TopicSnapshot(bootstrapServers, timeout);
+    this.snapshot = new TopicSnapshot(kafka, timeout);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.run;
 
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.collector.KafkaLineSink;
 import io.netpulse.collector.LineEmitter;
 import io.netpulse.collector.ToolOutput;
@@ -31,15 +32,14 @@ final class RunPublisher implements AutoCloseable {
   private final KafkaLineSink lines;
   private final ToolOutputPublisher outputs;
 
-  RunPublisher(String bootstrapServers, Topics topics) {
+  RunPublisher(KafkaConnection kafka, Topics topics) {
     this.topics = topics;
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    Properties p = kafka.clientProperties(java.util.Map.of(
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+        ProducerConfig.ACKS_CONFIG, "all"));
     this.runs = new KafkaProducer<>(p, new StringSerializer(), JsonSerde.of(RunEvent.class).serializer());
-    this.lines = new KafkaLineSink(bootstrapServers, topics.lines());
-    this.outputs = new ToolOutputPublisher(bootstrapServers, topics.toolOutput());
+    this.lines = new KafkaLineSink(kafka, topics.lines());
+    this.outputs = new ToolOutputPublisher(kafka, topics.toolOutput());
   }
 
   void publish(RunEvent event) {
