@@ -1,7 +1,6 @@
 package io.netpulse.launcher.cli;
 
 import io.netpulse.common.kafka.KafkaConnection;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -77,9 +76,10 @@ public final class KafkaCheck {
 
   /** Null when the cluster answered. */
   private static Throwable describeCluster(KafkaConnection kafka) {
-    Properties p = kafka.clientProperties(Map.of(
-        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, WAIT_SECONDS * 1000));
+    Properties p = kafka.clientProperties();
+    // this check's own patience, whatever timeouts the file gives netpulse's long-lived clients
+    p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, WAIT_SECONDS * 1000);
     try (Admin admin = Admin.create(p)) {
       admin.describeCluster().nodes().get(WAIT_SECONDS, TimeUnit.SECONDS);
       return null;
