@@ -76,7 +76,12 @@ public final class PipelineStack implements AutoCloseable {
         KafkaCheck.requireReachable(kafka);
         log.printf("kafka     %s%s%n", kafka.describe(), took.get());
       }
-      EmbeddedKafka.createTopics(kafka, topics, o.partitions, (short) -1);
+      try {
+        EmbeddedKafka.createTopics(kafka, topics, o.partitions, (short) -1);
+      } catch (IllegalStateException e) {
+        UserError refused = KafkaCheck.refusal(kafka, e); // e.g. no ACL to create topics
+        throw refused != null ? refused : e;
+      }
     } finally {
       // whatever happened to Kafka, the store must be closed with the rest
       questDb = join(store);
