@@ -1,12 +1,12 @@
 package io.netpulse.dashboard;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

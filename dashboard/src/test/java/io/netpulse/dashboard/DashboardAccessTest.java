@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;

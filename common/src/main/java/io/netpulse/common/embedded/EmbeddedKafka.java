@@ -40,13 +40,16 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final KafkaRaftServer server;
   private final String bootstrapServers;
   private final String saslBootstrapServers;
+  private final String sslBootstrapServers;
   private final Path logDir;
   private boolean closed;
 
-  private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, String saslBootstrapServers, Path logDir) {
+  private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, String saslBootstrapServers,
+      String sslBootstrapServers, Path logDir) {
     this.server = server;
     this.bootstrapServers = bootstrapServers;
     this.saslBootstrapServers = saslBootstrapServers;
+    this.sslBootstrapServers = sslBootstrapServers;
     this.logDir = logDir;
   }
 
@@ -57,24 +60,19 @@ public final class EmbeddedKafka implements AutoCloseable {
    * @param port    client port on 127.0.0.1, 0 for a free one
    */
   public static EmbeddedKafka start(Path dataDir, int port) {
-    return start(dataDir, port, Map.of());
+    return start(dataDir, port, new SecuredListeners(Map.of(), null, null));
   }
 
   /**
-   * As {@link #start(Path, int)}, plus a SASL_PLAINTEXT listener (mechanism PLAIN) on another free port of 127.0.0.1
-   * that accepts these users, so clients configured like those of a secured cluster can be tried for real. The
-   * PLAINTEXT listener stays as it is (the broker talks to itself there).
-   *
-   * @param plainUsers user name to password
+   * As {@link #start(Path, int)}, plus listeners on other free ports of 127.0.0.1 that require SASL and/or TLS, so
+   * that clients configured like those of a secured cluster can be tried for real. The PLAINTEXT listener stays as
+   * it is (the broker talks to itself there).
    */
-  public static EmbeddedKafka startWithSaslPlain(Path dataDir, int port, Map<String, String> plainUsers) {
-    if (plainUsers.isEmpty()) {
-      throw new IllegalArgumentException("a SASL listener needs at least one user");
-    }
-    return start(dataDir, port, plainUsers);
+  public static EmbeddedKafka startSecured(Path dataDir, int port, SecuredListeners secured) {
+    return start(dataDir, port, secured);
   }
 
-  private static EmbeddedKafka start(Path dataDir, int port, Map<String, String> plainUsers) {
+  private static EmbeddedKafka start(Path dataDir, int port, SecuredListeners secured) {
     HaltGuard.install();
     Path logDir = dataDir.resolve("kafka");
     LocalResources.requireWritableDir(dataDir);
@@ -82,10 +80,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     int brokerPort = LocalResources.requireFreePort(port, "--kafka-port");
     int controllerPort = LocalResources.freePort();
     Properties props = brokerProperties(logDir, brokerPort, controllerPort);
-    int saslPort = plainUsers.isEmpty() ? 0 : LocalResources.freePort();
-    if (saslPort != 0) {
-      addSaslPlainListener(props, saslPort, plainUsers);
-    }
+    int saslPort = secured.sasl() ? LocalResources.freePort() : 0;
+    int sslPort = secured.ssl() ? LocalResources.freePort() : 0;
+    secured.addTo(props, saslPort, sslPort);
     KafkaConfig config = new KafkaConfig(props, false);
     format(logDir, config);
     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
@@ -96,7 +93,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new EmbeddedStartException("embedded Kafka did not start in " + logDir + ": " + rootMessage(e), e);
     }
     EmbeddedKafka kafka = new EmbeddedKafka(server, "127.0.0.1:" + brokerPort,
-        saslPort == 0 ? null : "127.0.0.1:" + saslPort, logDir);
+        saslPort == 0 ? null : "127.0.0.1:" + saslPort, sslPort == 0 ? null : "127.0.0.1:" + sslPort, logDir);
     RUNNING.add(kafka);
     kafka.awaitReady();
     return kafka;
@@ -114,6 +111,11 @@ public final class EmbeddedKafka implements AutoCloseable {
   /** The SASL_PLAINTEXT listener's host:port, or null when started without one. */
   public String saslBootstrapServers() {
     return saslBootstrapServers;
+  }
+
+  /** The SSL listener's host:port, or null when started without one. */
+  public String sslBootstrapServers() {
+    return sslBootstrapServers;
   }
 
   public Path logDir() {
@@ -234,16 +236,6 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("log.retention.hours", "168");
     p.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
     return p;
-  }
-
-  private static void addSaslPlainListener(Properties p, int saslPort, Map<String, String> plainUsers) {
-    p.put("listeners", p.get("listeners") + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort);
-    p.put("advertised.listeners", p.get("advertised.listeners") + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort);
-    p.put("listener.security.protocol.map", p.get("listener.security.protocol.map") + ",SASL_PLAINTEXT:SASL_PLAINTEXT");
-    p.put("sasl.enabled.mechanisms", "PLAIN");
-    StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
-    plainUsers.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password).append('"'));
-    p.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.append(';').toString());
   }
 
   private static void format(Path logDir, KafkaConfig config) {

@@ -39,7 +39,8 @@ class EmbeddedKafkaSaslTest {
 
   @Test
   void saslListenerMovesRecordsForAKnownUserAndRefusesAWrongPassword() throws Exception {
-    try (EmbeddedKafka kafka = EmbeddedKafka.startWithSaslPlain(dataDir, 0, Map.of("netpulse", "s3cret"))) {
+    try (EmbeddedKafka kafka = EmbeddedKafka.startSecured(dataDir, 0,
+        SecuredListeners.saslPlain(Map.of("netpulse", "s3cret")))) {
       assertThat(kafka.saslBootstrapServers()).isNotEqualTo(kafka.bootstrapServers()).startsWith("127.0.0.1:");
       Topics topics = new Topics("sasl.");
       KafkaConnection good = sasl(kafka.saslBootstrapServers(), "netpulse", "s3cret");
@@ -76,7 +77,7 @@ class EmbeddedKafkaSaslTest {
 
   @Test
   void aSaslListenerNeedsAUser() {
-    assertThatThrownBy(() -> EmbeddedKafka.startWithSaslPlain(dataDir, 0, Map.of()))
+    assertThatThrownBy(() -> SecuredListeners.saslPlain(Map.of()))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

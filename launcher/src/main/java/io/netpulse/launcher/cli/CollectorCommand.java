@@ -1,6 +1,5 @@
 package io.netpulse.launcher.cli;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.collector.AgentlessCollector;
 import io.netpulse.collector.CollectorAgent;
 import io.netpulse.collector.CollectorMetrics;
@@ -14,6 +13,7 @@ import io.netpulse.collector.MetricsLog;
 import io.netpulse.collector.PrometheusText;
 import io.netpulse.collector.Sampler;
 import io.netpulse.collector.SinkSettings;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

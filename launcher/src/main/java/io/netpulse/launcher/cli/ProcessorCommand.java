@@ -1,7 +1,7 @@
 package io.netpulse.launcher.cli;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.store.InfluxStore;
 import io.netpulse.processor.store.RatesToStore;

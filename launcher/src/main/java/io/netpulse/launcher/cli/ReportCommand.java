@@ -1,8 +1,8 @@
 package io.netpulse.launcher.cli;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.embedded.EmbeddedStartException;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.PlanError;
 import io.netpulse.launcher.plan.PlanException;

@@ -1,10 +1,10 @@
 package io.netpulse.launcher.demo;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.Topics;
 import io.netpulse.common.Units;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;

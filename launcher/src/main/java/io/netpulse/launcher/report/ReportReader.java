@@ -1,10 +1,10 @@
 package io.netpulse.launcher.report;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.cli.UserError;
 import io.netpulse.processor.run.RunValueRules;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.netpulse.launcher.report;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.json.Json;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.cli.KafkaCheck;
 import io.netpulse.launcher.cli.UserError;
 import java.time.Duration;

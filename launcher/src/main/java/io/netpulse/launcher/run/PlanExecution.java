@@ -1,10 +1,10 @@
 package io.netpulse.launcher.run;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.SteadyEvent;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.launcher.procedure.HostCommand;

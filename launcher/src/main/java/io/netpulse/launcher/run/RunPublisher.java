@@ -1,6 +1,5 @@
 package io.netpulse.launcher.run;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.collector.KafkaLineSink;
 import io.netpulse.collector.LineEmitter;
 import io.netpulse.collector.ToolOutput;
@@ -8,6 +7,7 @@ import io.netpulse.collector.ToolOutputPublisher;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;

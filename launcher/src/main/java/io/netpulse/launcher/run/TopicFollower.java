@@ -1,7 +1,7 @@
 package io.netpulse.launcher.run;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

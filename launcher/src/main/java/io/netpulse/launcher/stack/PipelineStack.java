@@ -1,10 +1,10 @@
 package io.netpulse.launcher.stack;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.Topics;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.embedded.EmbeddedQuestDb;
 import io.netpulse.common.embedded.LocalResources;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.dashboard.Dashboard;
 import io.netpulse.dashboard.DashboardConfig;
 import io.netpulse.launcher.cli.DashboardOptions;

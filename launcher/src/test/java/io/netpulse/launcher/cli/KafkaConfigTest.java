@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.embedded.SecuredListeners;
 import io.netpulse.common.kafka.KafkaClientSettingsFile;
 import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.dashboard.Dashboard;
@@ -20,6 +21,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,7 +63,8 @@ class KafkaConfigTest {
     Topics topics = Topics.defaults();
     Path health = dir.resolve("processor.health");
     Path log = dir.resolve("processor.log");
-    try (EmbeddedKafka kafka = EmbeddedKafka.startWithSaslPlain(dir.resolve("broker"), 0, Map.of(USER, PASSWORD))) {
+    try (EmbeddedKafka kafka = EmbeddedKafka.startSecured(dir.resolve("broker"), 0,
+        SecuredListeners.saslPlain(Map.of(USER, PASSWORD)))) {
       Path config = clientProperties("client.properties", PASSWORD);
       String sasl = kafka.saslBootstrapServers();
       // the processor as the compose service runs it: own JVM, environment only; it creates the topics too
@@ -104,7 +110,8 @@ class KafkaConfigTest {
 
   @Test
   void aWrongPasswordIsOneLineNamingTheFileAndThePasswordNeverShows() throws Exception {
-    try (EmbeddedKafka kafka = EmbeddedKafka.startWithSaslPlain(dir.resolve("broker"), 0, Map.of(USER, PASSWORD))) {
+    try (EmbeddedKafka kafka = EmbeddedKafka.startSecured(dir.resolve("broker"), 0,
+        SecuredListeners.saslPlain(Map.of(USER, PASSWORD)))) {
       Path config = clientProperties("wrong.properties", WRONG_PASSWORD);
       String refused = "netpulse: Kafka at " + kafka.saslBootstrapServers() + " refused authentication (check "
           + "sasl.jaas.config in " + config + "): ";
@@ -132,6 +139,59 @@ class KafkaConfigTest {
         assertThat(r.err().strip()).startsWith(refused).doesNotContain(WRONG_PASSWORD).doesNotContain("\n");
         assertThat(r.out()).doesNotContain(WRONG_PASSWORD);
       }
+    }
+  }
+
+  @Test
+  void overTlsTheCollectorSendsWithTheFilesTruststoreAndAnotherCertificateIsOneLine() throws Exception {
+    SelfSignedTls broker = SelfSignedTls.create(dir.resolve("tls"), "cluster", "ks-" + PASSWORD);
+    SelfSignedTls stranger = SelfSignedTls.create(dir.resolve("tls"), "stranger", "ks-" + PASSWORD);
+    Topics topics = Topics.defaults();
+    try (EmbeddedKafka kafka = EmbeddedKafka.startSecured(dir.resolve("broker"), 0,
+        SecuredListeners.ssl(broker.keystore(), broker.password()))) {
+      kafka.createTopics(topics, 1);
+      String tls = kafka.sslBootstrapServers();
+      Path config = dir.resolve("tls.properties");
+      Files.writeString(config, String.join("\n",
+          "bootstrap.servers=" + tls,
+          "security.protocol=SSL",
+          "ssl.truststore.location=" + broker.truststore(),
+          "ssl.truststore.type=PKCS12",
+          "ssl.truststore.password=" + broker.password(), ""));
+      CliRun collector = CliRun.of("collector", "agent", "--host", "tls-host", "--samplers", "proc-net-dev",
+          "--kafka-config", config.toString(), "--data-dir", dir.resolve("collector").toString(), "--duration", "3");
+      assertThat(collector.exit()).as(collector.err()).isZero();
+      assertThat(linesOf(kafka, topics.lines(), "tls-host")).as("lines sent over TLS").isPositive();
+
+      Path wrongTrust = dir.resolve("stranger.properties");
+      Files.writeString(wrongTrust, String.join("\n",
+          "security.protocol=SSL",
+          "ssl.truststore.location=" + stranger.truststore(),
+          "ssl.truststore.password=" + stranger.password(), ""));
+      CliRun refused = CliRun.of("processor", "--bootstrap-servers", tls, "--kafka-config", wrongTrust.toString(),
+          "--data-dir", dir.resolve("processor").toString());
+      assertThat(refused.exit()).as(refused.err()).isEqualTo(2);
+      assertThat(refused.err().strip()).startsWith("netpulse: TLS handshake with Kafka at " + tls
+          + " failed (check the ssl.* settings in " + wrongTrust + "): ").doesNotContain("\n")
+          .doesNotContain(stranger.password());
+    }
+  }
+
+  /** Lines of one host on the topic, read through the broker's PLAINTEXT listener. */
+  private static long linesOf(EmbeddedKafka kafka, String topic, String host) {
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(kafka.connection().clientProperties(),
+        new StringDeserializer(), new StringDeserializer())) {
+      List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+          .map(p -> new TopicPartition(topic, p.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      long count = 0;
+      for (int polls = 0; polls < 10; polls++) {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+          count += host.equals(r.key()) ? 1 : 0;
+        }
+      }
+      return count;
     }
   }
 

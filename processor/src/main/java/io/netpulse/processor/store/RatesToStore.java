@@ -1,10 +1,10 @@
 package io.netpulse.processor.store;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

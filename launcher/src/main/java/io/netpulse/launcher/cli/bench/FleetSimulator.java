@@ -1,10 +1,10 @@
 package io.netpulse.launcher.cli.bench;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.collector.CollectorMetrics;
 import io.netpulse.collector.KafkaLineSink;
 import io.netpulse.collector.LineEmitter;
 import io.netpulse.collector.SinkSettings;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

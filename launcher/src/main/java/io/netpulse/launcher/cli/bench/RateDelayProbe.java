@@ -1,8 +1,8 @@
 package io.netpulse.launcher.cli.bench;
 
-import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.json.Json;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
