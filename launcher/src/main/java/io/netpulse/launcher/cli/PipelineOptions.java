@@ -13,7 +13,8 @@ public final class PipelineOptions {
 
   @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...",
       defaultValue = "${env:NETPULSE_BOOTSTRAP_SERVERS}",
-      description = "Kafka to use. Default: an embedded single-node broker under --data-dir.")
+      description = "Kafka to use. Default: bootstrap.servers of --kafka-config, else an embedded single-node "
+          + "broker under --data-dir.")
   public String bootstrapServers;
 
   @Option(names = "--kafka-config", paramLabel = "FILE", defaultValue = "${env:NETPULSE_KAFKA_CONFIG}",

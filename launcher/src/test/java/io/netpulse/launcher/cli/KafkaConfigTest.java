@@ -133,7 +133,9 @@ class KafkaConfigTest {
           new String[] {"dashboard", "--bootstrap-servers", kafka.saslBootstrapServers(), "--kafka-config",
               config.toString()},
           new String[] {"collector", "agent", "--bootstrap-servers", kafka.saslBootstrapServers(), "--kafka-config",
-              config.toString(), "--data-dir", dir.resolve("collector").toString(), "--duration", "1"})) {
+              config.toString(), "--data-dir", dir.resolve("collector").toString(), "--duration", "1"},
+          new String[] {"report", "some-plan", "--bootstrap-servers", kafka.saslBootstrapServers(), "--kafka-config",
+              config.toString(), "--timeout", "20"})) {
         CliRun r = CliRun.of(args);
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
         assertThat(r.err().strip()).startsWith(refused).doesNotContain(WRONG_PASSWORD).doesNotContain("\n");
