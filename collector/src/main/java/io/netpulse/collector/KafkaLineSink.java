@@ -2,6 +2,7 @@ package io.netpulse.collector;
 
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,8 +48,8 @@ public final class KafkaLineSink implements LineSink {
   private List<LineEvent> unsent = List.of(); // shipper thread only, until it has ended
   private long outageSinceMillis; // shipper thread only
 
-  public KafkaLineSink(String bootstrapServers, String topic) {
-    this(SinkSettings.memoryOnly(bootstrapServers, topic), new CollectorMetrics());
+  public KafkaLineSink(KafkaConnection kafka, String topic) {
+    this(SinkSettings.memoryOnly(kafka, topic), new CollectorMetrics());
   }
 
   public KafkaLineSink(SinkSettings settings, CollectorMetrics metrics) {
@@ -57,16 +58,15 @@ public final class KafkaLineSink implements LineSink {
     DiskSpool spool = settings.spoolDir() == null ? null
         : new DiskSpool(settings.spoolDir(), settings.spoolMaxBytes(), metrics);
     this.buffer = new LineBuffer(settings.memoryLines(), spool, metrics);
-    this.producer = new KafkaProducer<>(producerProperties(settings.bootstrapServers()), new StringSerializer(),
+    this.producer = new KafkaProducer<>(producerProperties(settings.kafka()), new StringSerializer(),
         JsonSerde.of(LineEvent.class).serializer());
     this.shipper = new Thread(this::ship, "collector-kafka-shipper");
     shipper.setDaemon(true);
     shipper.start();
   }
 
-  private static Properties producerProperties(String bootstrapServers) {
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+  private static Properties producerProperties(KafkaConnection kafka) {
+    Map<String, Object> p = new HashMap<>();
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5); // ordered with idempotence
@@ -79,7 +79,7 @@ public final class KafkaLineSink implements LineSink {
     p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
     p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5000);
     p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 2000);
-    return p;
+    return kafka.clientProperties(p);
   }
 
   @Override
@@ -162,13 +162,13 @@ public final class KafkaLineSink implements LineSink {
     if (outageSinceMillis == 0) {
       outageSinceMillis = System.currentTimeMillis();
       LOG.warn("cannot send to Kafka at {} ({}); keeping lines in order in memory{} until it is back",
-          settings.bootstrapServers(), why, settings.spoolDir() == null ? "" : " then in " + settings.spoolDir());
+          settings.kafka().bootstrapServers(), why, settings.spoolDir() == null ? "" : " then in " + settings.spoolDir());
     }
   }
 
   private void reachable() {
     if (outageSinceMillis != 0) {
-      LOG.info("Kafka at {} reachable again after {} s; sending the buffered lines", settings.bootstrapServers(),
+      LOG.info("Kafka at {} reachable again after {} s; sending the buffered lines", settings.kafka().bootstrapServers(),
           (System.currentTimeMillis() - outageSinceMillis) / 1000);
       outageSinceMillis = 0;
     }
@@ -285,7 +285,7 @@ public final class KafkaLineSink implements LineSink {
     long lost = buffer.closeKeeping(unsent);
     if (lost > 0) {
       LOG.warn("closing with Kafka at {} unreachable: {} lines not sent and no spool dir to keep them",
-          settings.bootstrapServers(), lost);
+          settings.kafka().bootstrapServers(), lost);
     }
   }
 }

@@ -1,7 +1,9 @@
 package io.netpulse.collector;
 
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,13 +26,12 @@ public final class ToolOutputPublisher implements AutoCloseable {
   private final String topic;
   private final KafkaProducer<String, ToolOutput> producer;
 
-  public ToolOutputPublisher(String bootstrapServers, String topic) {
+  public ToolOutputPublisher(KafkaConnection kafka, String topic) {
     this.topic = topic;
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    p.put(ProducerConfig.ACKS_CONFIG, "all");
-    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    Properties p = kafka.clientProperties(Map.of(
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+        ProducerConfig.ACKS_CONFIG, "all",
+        ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"));
     this.producer = new KafkaProducer<>(p, new StringSerializer(), JsonSerde.of(ToolOutput.class).serializer());
   }
 

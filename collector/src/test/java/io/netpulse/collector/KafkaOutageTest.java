@@ -48,7 +48,7 @@ class KafkaOutageTest {
     kafka.createTopics(topics, 2);
     CollectorMetrics metrics = new CollectorMetrics();
     // a small memory buffer so that the outage goes through the disk spool
-    SinkSettings settings = SinkSettings.spooled(bootstrap, topics.lines(), dir).withMemoryLines(200);
+    SinkSettings settings = SinkSettings.spooled(io.netpulse.common.kafka.KafkaConnection.plain(bootstrap), topics.lines(), dir).withMemoryLines(200);
     KafkaLineSink sink = new KafkaLineSink(settings, metrics);
     ProcessLineSource ticker = new ProcessLineSource("host-a", "ticker", null,
         List.of("sh", "-c", "i=0; while :; do echo tick $i; i=$((i+1)); sleep 0.02; done"), Map.of(), sink, metrics);

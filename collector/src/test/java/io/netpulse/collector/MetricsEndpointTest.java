@@ -42,7 +42,7 @@ class MetricsEndpointTest {
     CollectorMetrics metrics = new CollectorMetrics();
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("broker"), 0)) {
       kafka.createTopics(topics, 1);
-      try (KafkaLineSink sink = new KafkaLineSink(SinkSettings.memoryOnly(kafka.bootstrapServers(), topics.lines()),
+      try (KafkaLineSink sink = new KafkaLineSink(SinkSettings.memoryOnly(kafka.connection(), topics.lines()),
               metrics);
           MetricsEndpoint endpoint = MetricsEndpoint.start(LOOPBACK, null, () -> PrometheusText.render(metrics, sink));
           ProcessLineSource a = new ProcessLineSource(oddHost, "five", null,

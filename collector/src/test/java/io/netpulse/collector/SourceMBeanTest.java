@@ -30,7 +30,7 @@ class SourceMBeanTest {
     ObjectName name = SourceMBean.objectName(host, "ticker");
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("broker"), 0)) {
       kafka.createTopics(topics, 1);
-      try (KafkaLineSink sink = new KafkaLineSink(SinkSettings.memoryOnly(kafka.bootstrapServers(), topics.lines()),
+      try (KafkaLineSink sink = new KafkaLineSink(SinkSettings.memoryOnly(kafka.connection(), topics.lines()),
           metrics)) {
         assertThat(JMX.isRegistered(name)).as("before start").isFalse();
         try (ProcessLineSource source = new ProcessLineSource(host, "ticker", null,

@@ -34,7 +34,7 @@ class ToolOutputPublisherTest {
     String huge = "x".repeat(ToolOutputPublisher.MAX_TEXT_CHARS) + "\nrtt summary line";
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0)) {
       kafka.createTopics(topics, 2);
-      try (ToolOutputPublisher publisher = new ToolOutputPublisher(kafka.bootstrapServers(), topics.toolOutput())) {
+      try (ToolOutputPublisher publisher = new ToolOutputPublisher(kafka.connection(), topics.toolOutput())) {
         publisher.publish(ToolOutput.of("run-1", "ping-latency", 1, "sut", "client", "ping", 0,
             "ping -c 2 -i 0.2 127.0.0.1", exit, stdout, "", started, System.currentTimeMillis()), Duration.ofSeconds(30));
         publisher.publish(ToolOutput.of("run-1", "ping-latency", 2, "sut", "client", "ping", 0, "ping", 0, huge, null,

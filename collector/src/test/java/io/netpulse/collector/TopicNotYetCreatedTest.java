@@ -27,7 +27,7 @@ class TopicNotYetCreatedTest {
     Topics topics = Topics.defaults();
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("broker"), 0)) {
       CollectorMetrics metrics = new CollectorMetrics();
-      KafkaLineSink sink = new KafkaLineSink(SinkSettings.memoryOnly(kafka.bootstrapServers(), topics.lines()),
+      KafkaLineSink sink = new KafkaLineSink(SinkSettings.memoryOnly(kafka.connection(), topics.lines()),
           metrics);
       int lines = 40;
       try {

@@ -123,12 +123,12 @@ public final class Dashboard implements AutoCloseable {
 
   private static DashboardFeed newFeed(DashboardConfig config, DashboardState state, Vertx vertx) {
     try {
-      return new DashboardFeed(config.bootstrapServers(), config.topics(), state);
+      return new DashboardFeed(config.kafka(), config.topics(), state);
     } catch (KafkaException e) {
       vertx.close();
       Throwable reason = e.getCause() != null ? e.getCause() : e;
       throw new DashboardStartException("dashboard cannot use Kafka bootstrap servers '"
-          + config.bootstrapServers() + "': " + reason.getMessage(), e);
+          + config.kafka().bootstrapServers() + "': " + reason.getMessage(), e);
     }
   }
 

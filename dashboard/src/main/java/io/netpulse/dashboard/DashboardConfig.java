@@ -1,24 +1,25 @@
 package io.netpulse.dashboard;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.kafka.KafkaConnection;
 
 /**
  * How to start a {@link Dashboard}.
  *
- * @param bootstrapServers Kafka bootstrap servers the live feed reads from
+ * @param kafka            the Kafka the live feed reads from
  * @param topics           topic names (prefix); the feed reads {@link Topics#rates()}
  * @param bindHost         address the HTTP server listens on; null means 127.0.0.1
  * @param port             TCP port; 0 picks a free one
  * @param token            access token; null means none on loopback, a generated one elsewhere
  */
 public record DashboardConfig(
-    String bootstrapServers, Topics topics, String bindHost, int port, String token) {
+    KafkaConnection kafka, Topics topics, String bindHost, int port, String token) {
 
   public static final String DEFAULT_BIND_HOST = "127.0.0.1";
 
   public DashboardConfig {
-    if (bootstrapServers == null || bootstrapServers.isBlank()) {
-      throw new IllegalArgumentException("dashboard: bootstrapServers is required (host:port of Kafka)");
+    if (kafka == null) {
+      throw new IllegalArgumentException("dashboard: kafka is required (the bootstrap servers of Kafka)");
     }
     if (topics == null) {
       topics = Topics.defaults();
@@ -35,7 +36,7 @@ public record DashboardConfig(
   }
 
   /** Loopback on a free port, no token: what the demo and the tests use. */
-  public static DashboardConfig local(String bootstrapServers, Topics topics) {
-    return new DashboardConfig(bootstrapServers, topics, DEFAULT_BIND_HOST, 0, null);
+  public static DashboardConfig local(KafkaConnection kafka, Topics topics) {
+    return new DashboardConfig(kafka, topics, DEFAULT_BIND_HOST, 0, null);
   }
 }

@@ -6,11 +6,11 @@ import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -54,11 +54,10 @@ final class DashboardFeed implements AutoCloseable {
     void accept(byte[] value);
   }
 
-  DashboardFeed(String bootstrapServers, Topics topics, DashboardState state) {
+  DashboardFeed(KafkaConnection kafka, Topics topics, DashboardState state) {
     this.topics = topics;
     this.state = state;
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    Map<String, Object> props = new java.util.HashMap<>();
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, "netpulse-dashboard");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     // results are written in transactions by the processor: show only committed ones
@@ -66,7 +65,7 @@ final class DashboardFeed implements AutoCloseable {
     // Bytes, decoded per record: one bad record is skipped instead of stopping the poll loop.
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
     props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    this.consumer = new KafkaConsumer<>(props);
+    this.consumer = new KafkaConsumer<>(kafka.clientProperties(props));
     JsonSerde<RunEvent> runs = JsonSerde.of(RunEvent.class);
     JsonSerde<RateEvent> rates = JsonSerde.of(RateEvent.class);
     JsonSerde<SteadyEvent> steady = JsonSerde.of(SteadyEvent.class);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -41,7 +42,7 @@ class DashboardAccessTest {
   @Test
   void wildcardBindGeneratesTokenAndRefusesRequestsWithoutIt() throws Exception {
     try (Dashboard dashboard = Dashboard.start(
-        new DashboardConfig(kafka.bootstrapServers(), TOPICS, "0.0.0.0", 0, null))) {
+        new DashboardConfig(kafka.connection(), TOPICS, "0.0.0.0", 0, null))) {
       String token = dashboard.token();
       assertThat(token).as("generated token").isNotBlank().hasSizeGreaterThanOrEqualTo(40);
       String base = "http://127.0.0.1:" + dashboard.port() + "/";
@@ -76,7 +77,7 @@ class DashboardAccessTest {
   @Test
   void givenTokenIsUsedAsIs() throws Exception {
     try (Dashboard dashboard = Dashboard.start(
-        new DashboardConfig(kafka.bootstrapServers(), TOPICS, "0.0.0.0", 0, "s3cret-token"))) {
+        new DashboardConfig(kafka.connection(), TOPICS, "0.0.0.0", 0, "s3cret-token"))) {
       assertThat(dashboard.token()).isEqualTo("s3cret-token");
       assertThat(dashboard.url()).endsWith("/?token=s3cret-token");
       assertThat(get(dashboard.url(), null, null).statusCode()).isEqualTo(200);
@@ -86,7 +87,7 @@ class DashboardAccessTest {
 
   @Test
   void loopbackNeedsNoToken() throws Exception {
-    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.bootstrapServers(), TOPICS))) {
+    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), TOPICS))) {
       assertThat(dashboard.token()).isNull();
       assertThat(dashboard.url()).doesNotContain("token");
       assertThat(get(dashboard.url() + "api/rates/latest", null, null).statusCode()).isEqualTo(200);
@@ -98,7 +99,7 @@ class DashboardAccessTest {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       int port = taken.getLocalPort();
       assertThatThrownBy(() -> Dashboard.start(
-              new DashboardConfig(kafka.bootstrapServers(), TOPICS, "127.0.0.1", port, null)))
+              new DashboardConfig(kafka.connection(), TOPICS, "127.0.0.1", port, null)))
           .isInstanceOf(DashboardStartException.class)
           .hasMessage("port " + port + " on 127.0.0.1 is already in use; choose another with --dashboard-port");
     }
@@ -107,23 +108,23 @@ class DashboardAccessTest {
   @Test
   void unknownBindHostIsNamed() {
     assertThatThrownBy(() -> Dashboard.start(
-            new DashboardConfig(kafka.bootstrapServers(), TOPICS, "no-such-host.invalid", 0, null)))
+            new DashboardConfig(kafka.connection(), TOPICS, "no-such-host.invalid", 0, null)))
         .isInstanceOf(DashboardStartException.class)
         .hasMessage("dashboard bind host 'no-such-host.invalid' is not a known address");
   }
 
   @Test
   void unusableBootstrapServersAreNamed() {
-    assertThatThrownBy(() -> Dashboard.start(DashboardConfig.local("no-port-here", TOPICS)))
+    assertThatThrownBy(() -> Dashboard.start(DashboardConfig.local(KafkaConnection.plain("no-port-here"), TOPICS)))
         .isInstanceOf(DashboardStartException.class)
         .hasMessageStartingWith("dashboard cannot use Kafka bootstrap servers 'no-port-here': ");
   }
 
   @Test
   void badConfigNamesTheField() {
-    assertThatThrownBy(() -> new DashboardConfig(" ", TOPICS, null, 0, null))
-        .hasMessageContaining("bootstrapServers");
-    assertThatThrownBy(() -> new DashboardConfig("127.0.0.1:9092", TOPICS, null, 70000, null))
+    assertThatThrownBy(() -> new DashboardConfig(null, TOPICS, null, 0, null))
+        .hasMessageContaining("bootstrap servers");
+    assertThatThrownBy(() -> new DashboardConfig(KafkaConnection.plain("127.0.0.1:9092"), TOPICS, null, 70000, null))
         .hasMessageContaining("port 70000");
   }
 

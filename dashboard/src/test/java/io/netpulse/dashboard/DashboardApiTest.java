@@ -44,7 +44,7 @@ class DashboardApiTest {
             4.0e9, 4.2e9, 4.1e9));
         traffic.send(RateTraffic.rate("early", "eth0", "rx_bps", t0, 1));
 
-        try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.bootstrapServers(), topics))) {
+        try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics))) {
           dashboard.awaitLiveFeed(Duration.ofSeconds(30));
           String base = dashboard.url();
           BlockingQueue<String> runsFeed = sse(base + "events?feed=runs");

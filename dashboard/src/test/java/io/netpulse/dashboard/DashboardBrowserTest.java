@@ -41,7 +41,7 @@ class DashboardBrowserTest {
     Files.createDirectories(tmp.resolve("profile"));
     try (EmbeddedKafka kafka = EmbeddedKafka.start(tmp.resolve("data"), 0)) {
       kafka.createTopics(topics, 2);
-      try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.bootstrapServers(), topics));
+      try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics));
           RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates())) {
         dashboard.awaitLiveFeed(Duration.ofSeconds(30));
         Thread producer = new Thread(() -> {

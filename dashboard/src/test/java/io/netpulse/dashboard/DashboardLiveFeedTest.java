@@ -49,7 +49,7 @@ class DashboardLiveFeedTest {
   void ratesReachSseAndLatestApi() throws Exception {
     Topics topics = new Topics("live1.");
     kafka.createTopics(topics, 2);
-    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.bootstrapServers(), topics));
+    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics));
         RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates())) {
       dashboard.awaitLiveFeed(Duration.ofSeconds(30));
       BlockingQueue<String> sse = new LinkedBlockingQueue<>();
@@ -112,7 +112,7 @@ class DashboardLiveFeedTest {
   @Test
   void pageAndUplotAssetsAreServedFromTheJar() throws Exception {
     Topics topics = new Topics("live2.");
-    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.bootstrapServers(), topics))) {
+    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics))) {
       assertThat(dashboard.url()).isEqualTo("http://127.0.0.1:" + dashboard.port() + "/");
       HttpResponse<String> page = get(dashboard.url());
       assertThat(page.statusCode()).isEqualTo(200);

@@ -41,7 +41,7 @@ class DashboardPagesBrowserTest {
     Files.createDirectories(tmp.resolve("profile"));
     try (EmbeddedKafka kafka = EmbeddedKafka.start(tmp.resolve("data"), 0)) {
       kafka.createTopics(topics, 2);
-      try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.bootstrapServers(), topics));
+      try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics));
           RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates());
           HeadlessChromium chromium = HeadlessChromium.start(tmp.resolve("profile"), tmp.resolve("chromium.log"))) {
         dashboard.awaitLiveFeed(Duration.ofSeconds(30));

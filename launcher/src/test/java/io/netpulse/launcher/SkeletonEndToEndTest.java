@@ -44,11 +44,11 @@ class SkeletonEndToEndTest {
         EmbeddedQuestDb questDb = EmbeddedQuestDb.start(dataDir.resolve("questdb"), 0)) {
       kafka.createTopics(topics, 2);
       QuestDbStoreSchema.apply(questDb::sql);
-      try (ProcessorApp processor = ProcessorApp.start(kafka.bootstrapServers(), topics,
+      try (ProcessorApp processor = ProcessorApp.start(kafka.connection(), topics,
               dataDir.resolve("streams"), "skeleton-test");
           InfluxStore store = new InfluxStore(questDb.url(), "unused".toCharArray(), "netpulse", "netpulse");
-          RatesToStore writer = new RatesToStore(kafka.bootstrapServers(), topics, store);
-          KafkaLineSink sink = new KafkaLineSink(kafka.bootstrapServers(), topics.lines());
+          RatesToStore writer = new RatesToStore(kafka.connection(), topics, store);
+          KafkaLineSink sink = new KafkaLineSink(kafka.connection(), topics.lines());
           ProcessLineSource sar = new ProcessLineSource("sut", "sar-dev", "skeleton",
               List.of("ip", "netns", "exec", sut.namespace(), "sar", "-n", "DEV", "1"),
               Map.of("LC_ALL", "C", "TZ", "UTC", "S_TIME_FORMAT", "ISO"), sink)) {

@@ -1,6 +1,7 @@
 package io.netpulse.processor;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.processor.run.SteadyConfig;
 import io.netpulse.processor.topology.ProcessorTopology;
 import java.nio.file.Path;
@@ -30,16 +31,16 @@ public final class ProcessorApp implements AutoCloseable {
   /**
    * @param stateDir where Kafka Streams keeps its local state (window stores)
    */
-  public static ProcessorApp start(String bootstrapServers, Topics topics, Path stateDir, String applicationId) {
-    return start(bootstrapServers, topics, stateDir, applicationId, ProcessorSettings.DEFAULTS);
+  public static ProcessorApp start(KafkaConnection kafka, Topics topics, Path stateDir, String applicationId) {
+    return start(kafka, topics, stateDir, applicationId, ProcessorSettings.DEFAULTS);
   }
 
-  /** As {@link #start(String, Topics, Path, String)}, with the guarantee, commit interval, threads and producer set. */
-  public static ProcessorApp start(String bootstrapServers, Topics topics, Path stateDir, String applicationId,
+  /** As {@link #start(KafkaConnection, Topics, Path, String)}, with the guarantee, commit interval, threads and producer set. */
+  public static ProcessorApp start(KafkaConnection kafka, Topics topics, Path stateDir, String applicationId,
       ProcessorSettings settings) {
     KafkaStreams streams = new KafkaStreams(new ProcessorTopology(topics, SteadyConfig.DEFAULTS, java.util.Map.of(),
             settings.commitInterval()).build(),
-        properties(bootstrapServers, stateDir, applicationId, settings));
+        properties(kafka, stateDir, applicationId, settings));
     ProcessorApp app = new ProcessorApp(streams);
     streams.setStateListener((now, before) -> {
       if (now == KafkaStreams.State.RUNNING) {
@@ -53,14 +54,14 @@ public final class ProcessorApp implements AutoCloseable {
     return app;
   }
 
-  static Properties properties(String bootstrapServers, Path stateDir, String applicationId) {
-    return properties(bootstrapServers, stateDir, applicationId, ProcessorSettings.DEFAULTS);
+  static Properties properties(KafkaConnection kafka, Path stateDir, String applicationId) {
+    return properties(kafka, stateDir, applicationId, ProcessorSettings.DEFAULTS);
   }
 
-  static Properties properties(String bootstrapServers, Path stateDir, String applicationId, ProcessorSettings settings) {
-    Properties p = new Properties();
+  /** Streams passes the connection's client settings (security.protocol, sasl.*, ssl.*) to all its clients. */
+  static Properties properties(KafkaConnection kafka, Path stateDir, String applicationId, ProcessorSettings settings) {
+    java.util.Map<String, Object> p = new java.util.HashMap<>();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
         settings.exactlyOnce() ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE);
@@ -80,7 +81,7 @@ public final class ProcessorApp implements AutoCloseable {
     // A crashed instance's partitions move to the others within 10 s rather than 45 s.
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
-    return p;
+    return kafka.clientProperties(p);
   }
 
   /** Waits until every task is assigned and running; false on timeout. */

@@ -1,6 +1,7 @@
 package io.netpulse.common.embedded;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -16,7 +17,6 @@ import java.util.concurrent.TimeoutException;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.TopicConfig;
@@ -38,12 +38,17 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   private final KafkaRaftServer server;
   private final String bootstrapServers;
+  private final String saslBootstrapServers;
+  private final String sslBootstrapServers;
   private final Path logDir;
   private boolean closed;
 
-  private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, Path logDir) {
+  private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, String saslBootstrapServers,
+      String sslBootstrapServers, Path logDir) {
     this.server = server;
     this.bootstrapServers = bootstrapServers;
+    this.saslBootstrapServers = saslBootstrapServers;
+    this.sslBootstrapServers = sslBootstrapServers;
     this.logDir = logDir;
   }
 
@@ -54,6 +59,19 @@ public final class EmbeddedKafka implements AutoCloseable {
    * @param port    client port on 127.0.0.1, 0 for a free one
    */
   public static EmbeddedKafka start(Path dataDir, int port) {
+    return start(dataDir, port, new SecuredListeners(Map.of(), null, null));
+  }
+
+  /**
+   * As {@link #start(Path, int)}, plus listeners on other free ports of 127.0.0.1 that require SASL and/or TLS, so
+   * that clients configured like those of a secured cluster can be tried for real. The PLAINTEXT listener stays as
+   * it is (the broker talks to itself there).
+   */
+  public static EmbeddedKafka startSecured(Path dataDir, int port, SecuredListeners secured) {
+    return start(dataDir, port, secured);
+  }
+
+  private static EmbeddedKafka start(Path dataDir, int port, SecuredListeners secured) {
     HaltGuard.install();
     Path logDir = dataDir.resolve("kafka");
     LocalResources.requireWritableDir(dataDir);
@@ -61,6 +79,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     int brokerPort = LocalResources.requireFreePort(port, "--kafka-port");
     int controllerPort = LocalResources.freePort();
     Properties props = brokerProperties(logDir, brokerPort, controllerPort);
+    int saslPort = secured.sasl() ? LocalResources.freePort() : 0;
+    int sslPort = secured.ssl() ? LocalResources.freePort() : 0;
+    secured.addTo(props, saslPort, sslPort);
     KafkaConfig config = new KafkaConfig(props, false);
     format(logDir, config);
     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
@@ -70,7 +91,8 @@ public final class EmbeddedKafka implements AutoCloseable {
       safeShutdown(server);
       throw new EmbeddedStartException("embedded Kafka did not start in " + logDir + ": " + rootMessage(e), e);
     }
-    EmbeddedKafka kafka = new EmbeddedKafka(server, "127.0.0.1:" + brokerPort, logDir);
+    EmbeddedKafka kafka = new EmbeddedKafka(server, "127.0.0.1:" + brokerPort,
+        saslPort == 0 ? null : "127.0.0.1:" + saslPort, sslPort == 0 ? null : "127.0.0.1:" + sslPort, logDir);
     RUNNING.add(kafka);
     kafka.awaitReady();
     return kafka;
@@ -80,18 +102,33 @@ public final class EmbeddedKafka implements AutoCloseable {
     return bootstrapServers;
   }
 
+  /** The PLAINTEXT listener, as a connection. */
+  public KafkaConnection connection() {
+    return KafkaConnection.plain(bootstrapServers);
+  }
+
+  /** The SASL_PLAINTEXT listener's host:port, or null when started without one. */
+  public String saslBootstrapServers() {
+    return saslBootstrapServers;
+  }
+
+  /** The SSL listener's host:port, or null when started without one. */
+  public String sslBootstrapServers() {
+    return sslBootstrapServers;
+  }
+
   public Path logDir() {
     return logDir;
   }
 
   /** Creates the topics of DESIGN §3 that do not exist yet; {@code results} is compacted. */
   public void createTopics(Topics topics, int partitions) {
-    createTopics(bootstrapServers, topics, partitions, (short) 1);
+    createTopics(connection(), topics, partitions, (short) 1);
   }
 
   /** Creates missing netpulse topics on any cluster; replication ≤ 0 means the broker's default. */
-  public static void createTopics(String bootstrapServers, Topics topics, int partitions, short replication) {
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+  public static void createTopics(KafkaConnection kafka, Topics topics, int partitions, short replication) {
+    try (Admin admin = Admin.create(kafka.clientProperties())) {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = new ArrayList<>();
       for (String name : topics.all()) {
@@ -113,7 +150,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new IllegalStateException("interrupted while creating topics", e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException(
-          "cannot create topics on " + bootstrapServers + ": " + rootMessage(e), e);
+          "cannot create topics on " + kafka.bootstrapServers() + ": " + rootMessage(e), e);
     }
   }
 
@@ -154,7 +191,7 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   private void awaitReady() {
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+    try (Admin admin = Admin.create(connection().clientProperties())) {
       admin.describeCluster().nodes().get(60, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

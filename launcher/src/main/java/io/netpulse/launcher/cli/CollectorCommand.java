@@ -13,6 +13,7 @@ import io.netpulse.collector.MetricsLog;
 import io.netpulse.collector.PrometheusText;
 import io.netpulse.collector.Sampler;
 import io.netpulse.collector.SinkSettings;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -104,10 +105,7 @@ public final class CollectorCommand implements Callable<Integer> {
       if (System.getProperty("org.slf4j.simpleLogger.log.io.netpulse.collector") == null) {
         System.setProperty("org.slf4j.simpleLogger.log.io.netpulse.collector", "info");
       }
-      if (pipeline.bootstrapServers == null || pipeline.bootstrapServers.isBlank()) {
-        throw new UserError("collector needs --bootstrap-servers (or NETPULSE_BOOTSTRAP_SERVERS): the Kafka cluster "
-            + "to send lines to; 'netpulse demo' runs everything embedded");
-      }
+      KafkaConnection kafka = pipeline.requireExternalKafka("collector", ": the Kafka cluster to send lines to");
       if (durationSeconds < 0 || metricsIntervalSeconds < 1 || memoryLines < 1) {
         throw new UserError("--duration must be ≥ 0, --metrics-interval ≥ 1 and --memory-lines ≥ 1");
       }
@@ -115,9 +113,12 @@ public final class CollectorCommand implements Callable<Integer> {
         throw new UserError("--batch-linger must be between 0 and 10000 ms, got " + batchLingerMillis);
       }
       InetSocketAddress metricsAddress = metricsAddress();
-      SinkSettings settings = SinkSettings.spooled(pipeline.bootstrapServers, pipeline.topics().lines(),
+      SinkSettings settings = SinkSettings.spooled(kafka, pipeline.topics().lines(),
           pipeline.dataDir).withMemoryLines(memoryLines).withSpool(spoolDir(), parseSize(spoolMaxBytes))
           .withBatchLinger(Duration.ofMillis(batchLingerMillis));
+      if (kafka.settingsFile() != null) {
+        KafkaCheck.requireNotRefused(kafka); // an unreachable Kafka is waited for (spooled); wrong credentials not
+      }
       CollectorMetrics metrics = new CollectorMetrics();
       CountDownLatch stop = new CountDownLatch(1);
       CountDownLatch stopped = new CountDownLatch(1);
@@ -136,7 +137,7 @@ public final class CollectorCommand implements Callable<Integer> {
           MetricsEndpoint endpoint = serveMetrics(metricsAddress, metrics, sink);
           AutoCloseable sampling = startSampling(sink, metrics)) {
         System.err.println("collector " + describe() + " -> " + settings.topic() + " at "
-            + settings.bootstrapServers() + "; spool " + settings.spoolDir());
+            + kafka.describe() + "; spool " + settings.spoolDir());
         if (endpoint != null) {
           System.err.println("metrics " + endpoint.url());
         }

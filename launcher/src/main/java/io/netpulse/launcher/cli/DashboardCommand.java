@@ -1,5 +1,6 @@
 package io.netpulse.launcher.cli;
 
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.dashboard.Dashboard;
 import io.netpulse.dashboard.DashboardConfig;
 import java.util.concurrent.Callable;
@@ -16,12 +17,12 @@ public final class DashboardCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (pipeline.bootstrapServers == null) {
-      throw new UserError("dashboard needs --bootstrap-servers (or NETPULSE_BOOTSTRAP_SERVERS); "
-          + "'netpulse demo' runs everything embedded");
+    KafkaConnection kafka = pipeline.requireExternalKafka("dashboard", "");
+    if (kafka.settingsFile() != null) {
+      KafkaCheck.requireNotRefused(kafka);
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    try (Dashboard d = Dashboard.start(new DashboardConfig(pipeline.bootstrapServers, pipeline.topics(),
+    try (Dashboard d = Dashboard.start(new DashboardConfig(kafka, pipeline.topics(),
         dashboard.host, dashboard.port, dashboard.token))) {
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
       System.out.println("dashboard " + d.url());

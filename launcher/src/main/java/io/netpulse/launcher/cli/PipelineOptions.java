@@ -1,7 +1,11 @@
 package io.netpulse.launcher.cli;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.kafka.KafkaClientSettingsFile;
+import io.netpulse.common.kafka.KafkaConnection;
+import io.netpulse.common.kafka.KafkaSettingsException;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** Where the pipeline's parts are: Kafka, the store, the data dir. Shared by every command. */
@@ -9,8 +13,15 @@ public final class PipelineOptions {
 
   @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...",
       defaultValue = "${env:NETPULSE_BOOTSTRAP_SERVERS}",
-      description = "Kafka to use. Default: an embedded single-node broker under --data-dir.")
+      description = "Kafka to use. Default: bootstrap.servers of --kafka-config, else an embedded single-node "
+          + "broker under --data-dir.")
   public String bootstrapServers;
+
+  @Option(names = "--kafka-config", paramLabel = "FILE", defaultValue = "${env:NETPULSE_KAFKA_CONFIG}",
+      description = "Kafka client settings for an external Kafka (security.protocol, sasl.*, ssl.*, ...): a "
+          + "properties file as Kafka's own tools take with --command-config. Its bootstrap.servers is used when "
+          + "--bootstrap-servers is not given. Values are never logged.")
+  public Path kafkaConfig;
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       defaultValue = "${env:NETPULSE_DATA_DIR:-./.netpulse}",
@@ -50,6 +61,25 @@ public final class PipelineOptions {
   @Option(names = "--store-port", defaultValue = "${env:NETPULSE_STORE_PORT:-0}",
       description = "HTTP port of the embedded store on 127.0.0.1 (default: a free port).")
   public int storePort;
+
+  /**
+   * The external Kafka named by --bootstrap-servers and/or --kafka-config; empty when neither names one (the
+   * embedded broker is meant then).
+   */
+  public Optional<KafkaConnection> externalKafka() {
+    try {
+      return KafkaClientSettingsFile.resolve(bootstrapServers, kafkaConfig);
+    } catch (KafkaSettingsException e) {
+      throw new UserError(e.getMessage());
+    }
+  }
+
+  /** As {@link #externalKafka()}, for a command that cannot run without one. */
+  public KafkaConnection requireExternalKafka(String command, String purpose) {
+    return externalKafka().orElseThrow(() -> new UserError(command + " needs --bootstrap-servers (or "
+        + "NETPULSE_BOOTSTRAP_SERVERS, or bootstrap.servers in --kafka-config)" + purpose
+        + "; 'netpulse demo' runs everything embedded"));
+  }
 
   public Topics topics() {
     return new Topics(topicPrefix);

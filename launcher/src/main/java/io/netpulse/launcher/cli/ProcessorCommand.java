@@ -1,6 +1,7 @@
 package io.netpulse.launcher.cli;
 
 import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.store.InfluxStore;
 import io.netpulse.processor.store.RatesToStore;
@@ -39,19 +40,19 @@ public final class ProcessorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (pipeline.bootstrapServers == null) {
-      throw new UserError("processor needs --bootstrap-servers (or NETPULSE_BOOTSTRAP_SERVERS); "
-          + "'netpulse demo' runs everything embedded");
-    }
+    KafkaConnection kafka = pipeline.requireExternalKafka("processor", "");
     io.netpulse.processor.ProcessorSettings settings = tuning.settings();
-    createTopics();
+    if (kafka.settingsFile() != null) {
+      KafkaCheck.requireNotRefused(kafka);
+    }
+    createTopics(kafka);
     CountDownLatch stopped = new CountDownLatch(1);
-    try (ProcessorApp app = ProcessorApp.start(pipeline.bootstrapServers, pipeline.topics(),
+    try (ProcessorApp app = ProcessorApp.start(kafka, pipeline.topics(),
             pipeline.dataDir.resolve("streams"), applicationId, settings);
         InfluxStore store = pipeline.influxUrl == null ? null : new InfluxStore(pipeline.influxUrl,
             pipeline.influxToken(), pipeline.influxOrg, pipeline.influxBucket);
         RatesToStore writer = store == null ? null
-            : new RatesToStore(pipeline.bootstrapServers, pipeline.topics(), store)) {
+            : new RatesToStore(kafka, pipeline.topics(), store)) {
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
       if (writer != null) {
         writer.start();
@@ -59,7 +60,7 @@ public final class ProcessorCommand implements Callable<Integer> {
       HealthFile health = healthFile == null ? null : new HealthFile(healthFile);
       report(health, app, writer);
       if (app.awaitRunning(Duration.ofSeconds(60))) {
-        System.err.println("processor running: " + applicationId + " on " + pipeline.bootstrapServers
+        System.err.println("processor running: " + applicationId + " on " + kafka.describe()
             + " (" + settings.describe() + ")" + (writer == null ? "" : "; storing to " + pipeline.influxUrl));
       }
       while (!stopped.await(HEALTH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -74,12 +75,16 @@ public final class ProcessorCommand implements Callable<Integer> {
    * would otherwise wait for source topics nobody creates). Instances started together may race to
    * create the same topic: the loser looks again and finds it.
    */
-  private void createTopics() {
+  private void createTopics(KafkaConnection kafka) {
     for (int attempt = 1; ; attempt++) {
       try {
-        EmbeddedKafka.createTopics(pipeline.bootstrapServers, pipeline.topics(), pipeline.partitions, (short) -1);
+        EmbeddedKafka.createTopics(kafka, pipeline.topics(), pipeline.partitions, (short) -1);
         return;
       } catch (IllegalStateException e) {
+        UserError refused = KafkaCheck.refusal(kafka, e);
+        if (refused != null) {
+          throw refused;
+        }
         if (attempt >= 3 || !lostCreationRace(e)) {
           throw new UserError("processor: " + e.getMessage() + "; check --bootstrap-servers", 1);
         }

@@ -2,6 +2,7 @@ package io.netpulse.launcher.cli;
 
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.embedded.EmbeddedStartException;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.PlanError;
 import io.netpulse.launcher.plan.PlanException;
@@ -65,19 +66,20 @@ public final class ReportCommand implements Callable<Integer> {
     String name = planFile != null ? planFile.name() : plan;
     List<String> order = planFile != null ? planFile.tests().stream().map(TestSpec::name).toList() : List.of();
     PlanReport report;
-    if (pipeline.bootstrapServers != null) {
-      report = read(pipeline.bootstrapServers, name, order, err);
+    java.util.Optional<KafkaConnection> external = pipeline.externalKafka();
+    if (external.isPresent()) {
+      report = read(external.get(), name, order, err);
     } else {
       try (EmbeddedKafka kafka = embeddedKafka()) {
-        report = read(kafka.bootstrapServers(), name, order, err);
+        report = read(kafka.connection(), name, order, err);
       }
     }
     write(report, name, err);
     return 0;
   }
 
-  private PlanReport read(String bootstrapServers, String name, List<String> order, PrintWriter err) {
-    ReportReader reader = new ReportReader(bootstrapServers, pipeline.topics(),
+  private PlanReport read(KafkaConnection kafka, String name, List<String> order, PrintWriter err) {
+    ReportReader reader = new ReportReader(kafka, pipeline.topics(),
         Duration.ofSeconds(Math.max(1, timeoutSeconds)));
     PlanReport report = reader.read(name, order);
     if (reader.unreadableRecords() > 0) {

@@ -144,7 +144,7 @@ public class RunCommand implements Callable<Integer> {
       progress.println("dashboard " + stack.dashboard().url("runs.html"));
       PlanExecution execution = new PlanExecution(plan, new PlanExecution.Settings(installTools,
           Duration.ofSeconds(connectTimeoutSeconds), Duration.ofSeconds(resultTimeoutSeconds), remoteJar),
-          stack.bootstrapServers(), stack.topics(), progress, System.console() != null);
+          stack.kafka(), stack.topics(), progress, System.console() != null);
       running.set(execution);
       ExecutionReport report = execution.execute();
       if (output == Output.json) {

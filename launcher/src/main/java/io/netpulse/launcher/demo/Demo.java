@@ -45,12 +45,12 @@ public final class Demo implements AutoCloseable {
     this.stack = pipeline;
     traffic = joinHosts();
     String run = "demo-" + UUID.randomUUID().toString().substring(0, 8);
-    sink = new KafkaLineSink(stack.bootstrapServers(), stack.topics().lines());
+    sink = new KafkaLineSink(stack.kafka(), stack.topics().lines());
     sampler = new ProcessLineSource(traffic.host(), "sar-dev", run,
         traffic.onMeasuredHost(List.of("sar", "-n", "DEV", "1")),
         // C locale for '.' decimals and 24-hour times; UTC so row times need no zone guessing.
         Map.of("LC_ALL", "C", "TZ", "UTC", "S_TIME_FORMAT", "ISO"), sink).start();
-    view = new LiveRateView(stack.bootstrapServers(), stack.topics(), traffic.host(), traffic.iface(), out).start();
+    view = new LiveRateView(stack.kafka(), stack.topics(), traffic.host(), traffic.iface(), out).start();
     trafficStartMs = System.currentTimeMillis();
     traffic.startTraffic(bitsPerSecond);
     out.println("traffic   " + traffic.describe());

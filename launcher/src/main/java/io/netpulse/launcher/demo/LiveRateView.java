@@ -4,6 +4,7 @@ import io.netpulse.common.Topics;
 import io.netpulse.common.Units;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,15 +52,14 @@ final class LiveRateView implements AutoCloseable {
     }
   }
 
-  LiveRateView(String bootstrapServers, Topics topics, String host, String iface, PrintStream out) {
+  LiveRateView(KafkaConnection kafka, Topics topics, String host, String iface, PrintStream out) {
     this.host = host;
     this.iface = iface;
     this.out = out;
-    consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+    consumer = new KafkaConsumer<>(kafka.clientProperties(Map.of(
         ConsumerConfig.GROUP_ID_CONFIG, "netpulse-demo-" + UUID.randomUUID(),
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")),
         new StringDeserializer(), JsonSerde.of(RateEvent.class).deserializer());
     // Only what happens from now on: a reused data dir holds earlier demos' rates.
     List<TopicPartition> partitions = consumer.partitionsFor(topics.rates()).stream()

@@ -4,6 +4,7 @@ import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.cli.UserError;
 import io.netpulse.processor.run.RunValueRules;
 import java.time.Duration;
@@ -33,9 +34,9 @@ public final class ReportReader {
   private final Topics topics;
   private final TopicSnapshot snapshot;
 
-  public ReportReader(String bootstrapServers, Topics topics, Duration timeout) {
+  public ReportReader(KafkaConnection kafka, Topics topics, Duration timeout) {
     this.topics = topics;
-    this.snapshot = new TopicSnapshot(bootstrapServers, timeout);
+    this.snapshot = new TopicSnapshot(kafka, timeout);
   }
 
   /**

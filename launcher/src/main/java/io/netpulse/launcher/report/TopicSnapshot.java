@@ -1,6 +1,8 @@
 package io.netpulse.launcher.report;
 
 import io.netpulse.common.json.Json;
+import io.netpulse.common.kafka.KafkaConnection;
+import io.netpulse.launcher.cli.KafkaCheck;
 import io.netpulse.launcher.cli.UserError;
 import java.time.Duration;
 import java.util.HashMap;
@@ -25,12 +27,14 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 final class TopicSnapshot {
 
+  private final KafkaConnection kafka;
   private final String bootstrapServers;
   private final Duration timeout;
   private int unreadable;
 
-  TopicSnapshot(String bootstrapServers, Duration timeout) {
-    this.bootstrapServers = bootstrapServers;
+  TopicSnapshot(KafkaConnection kafka, Duration timeout) {
+    this.kafka = kafka;
+    this.bootstrapServers = kafka.bootstrapServers();
     this.timeout = timeout;
   }
 
@@ -79,6 +83,10 @@ final class TopicSnapshot {
       throw new UserError("cannot read " + topic + " from Kafka at " + bootstrapServers + " within "
           + timeout.toSeconds() + " s: check --bootstrap-servers and that Kafka is up (or give more --timeout)");
     } catch (KafkaException e) {
+      UserError refused = KafkaCheck.refusal(kafka, e);
+      if (refused != null) {
+        throw refused;
+      }
       throw new UserError("cannot read " + topic + " from Kafka at " + bootstrapServers + ": " + e.getMessage());
     }
   }
@@ -124,13 +132,12 @@ final class TopicSnapshot {
   }
 
   private Properties properties() {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    Map<String, Object> p = new HashMap<>();
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, "netpulse-report-" + UUID.randomUUID());
     p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-    return p;
+    return kafka.clientProperties(p);
   }
 }

@@ -4,6 +4,7 @@ import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.SteadyEvent;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.launcher.procedure.HostCommand;
@@ -56,7 +57,7 @@ public final class PlanExecution {
 
   private final Plan plan;
   private final Settings settings;
-  private final String bootstrapServers;
+  private final KafkaConnection kafka;
   private final Topics topics;
   private final RunProgress progress;
   /** Counted down when the Ctrl-C hook has stopped everything and sent its event. */
@@ -64,11 +65,11 @@ public final class PlanExecution {
   /** While set, a JVM shutdown runs the Ctrl-C hook. */
   private volatile Thread interruptHook;
 
-  public PlanExecution(Plan plan, Settings settings, String bootstrapServers, Topics topics,
+  public PlanExecution(Plan plan, Settings settings, KafkaConnection kafka, Topics topics,
       java.io.PrintStream progressOut, boolean interactive) {
     this.plan = plan;
     this.settings = settings;
-    this.bootstrapServers = bootstrapServers;
+    this.kafka = kafka;
     this.topics = topics;
     this.progress = new RunProgress(progressOut, interactive);
   }
@@ -80,10 +81,10 @@ public final class PlanExecution {
     progress.message("netpulse run: plan " + plan.name() + ", execution " + execution);
     List<TestReport> reports = new ArrayList<>();
     HostChecks checks = new HostChecks(plan, settings, progress);
-    try (RunPublisher publisher = new RunPublisher(bootstrapServers, topics);
-         TopicFollower<SteadyEvent> steady = new TopicFollower<>(bootstrapServers, topics.steady(), SteadyEvent.class);
-         TopicFollower<ResultEvent> results = new TopicFollower<>(bootstrapServers, topics.results(), ResultEvent.class);
-         TopicFollower<RateEvent> rates = new TopicFollower<>(bootstrapServers, topics.rates(), RateEvent.class);
+    try (RunPublisher publisher = new RunPublisher(kafka, topics);
+         TopicFollower<SteadyEvent> steady = new TopicFollower<>(kafka, topics.steady(), SteadyEvent.class);
+         TopicFollower<ResultEvent> results = new TopicFollower<>(kafka, topics.results(), ResultEvent.class);
+         TopicFollower<RateEvent> rates = new TopicFollower<>(kafka, topics.rates(), RateEvent.class);
          ConnectedHosts hosts = ConnectedHosts.connect(plan, settings.connectTimeout());
          RunProgress view = progress) {
       rates.onRecord(view::onRate);

@@ -7,6 +7,7 @@ import io.netpulse.collector.ToolOutputPublisher;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -31,15 +32,14 @@ final class RunPublisher implements AutoCloseable {
   private final KafkaLineSink lines;
   private final ToolOutputPublisher outputs;
 
-  RunPublisher(String bootstrapServers, Topics topics) {
+  RunPublisher(KafkaConnection kafka, Topics topics) {
     this.topics = topics;
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    Properties p = kafka.clientProperties(java.util.Map.of(
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+        ProducerConfig.ACKS_CONFIG, "all"));
     this.runs = new KafkaProducer<>(p, new StringSerializer(), JsonSerde.of(RunEvent.class).serializer());
-    this.lines = new KafkaLineSink(bootstrapServers, topics.lines());
-    this.outputs = new ToolOutputPublisher(bootstrapServers, topics.toolOutput());
+    this.lines = new KafkaLineSink(kafka, topics.lines());
+    this.outputs = new ToolOutputPublisher(kafka, topics.toolOutput());
   }
 
   void publish(RunEvent event) {

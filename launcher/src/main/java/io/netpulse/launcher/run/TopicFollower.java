@@ -1,11 +1,11 @@
 package io.netpulse.launcher.run;
 
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -31,13 +31,12 @@ final class TopicFollower<V> implements AutoCloseable {
   private final List<Consumer<V>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile boolean closed;
 
-  TopicFollower(String bootstrapServers, String topic, Class<V> type) {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+  TopicFollower(KafkaConnection kafka, String topic, Class<V> type) {
+    java.util.Map<String, Object> p = new java.util.HashMap<>();
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, "netpulse-run-" + topic + "-" + UUID.randomUUID());
-    consumer = new KafkaConsumer<>(p, new StringDeserializer(), JsonSerde.of(type).deserializer());
+    consumer = new KafkaConsumer<>(kafka.clientProperties(p), new StringDeserializer(), JsonSerde.of(type).deserializer());
     List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
         .map(pi -> new TopicPartition(topic, pi.partition())).toList();
     consumer.assign(partitions);

@@ -4,9 +4,11 @@ import io.netpulse.common.Topics;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.embedded.EmbeddedQuestDb;
 import io.netpulse.common.embedded.LocalResources;
+import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.dashboard.Dashboard;
 import io.netpulse.dashboard.DashboardConfig;
 import io.netpulse.launcher.cli.DashboardOptions;
+import io.netpulse.launcher.cli.KafkaCheck;
 import io.netpulse.launcher.cli.PipelineOptions;
 import io.netpulse.launcher.cli.UserError;
 import io.netpulse.processor.ProcessorApp;
@@ -18,14 +20,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * Kafka (embedded or external), the store (embedded QuestDB or external InfluxDB), the processor,
@@ -35,7 +31,7 @@ public final class PipelineStack implements AutoCloseable {
 
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final Topics topics;
-  private String bootstrapServers;
+  private KafkaConnection kafka;
   private String storeUrl;
   private EmbeddedQuestDb questDb;
   private Dashboard dashboard;
@@ -68,17 +64,24 @@ public final class PipelineStack implements AutoCloseable {
         ? CompletableFuture.supplyAsync(() -> EmbeddedQuestDb.start(dataDir.resolve("questdb"), o.storePort))
         : CompletableFuture.completedFuture(null);
     try {
-      if (o.bootstrapServers == null) {
-        EmbeddedKafka kafka = EmbeddedKafka.start(dataDir, o.kafkaPort);
-        started.push(kafka);
-        bootstrapServers = kafka.bootstrapServers();
-        log.printf("kafka     embedded broker at %s (data in %s)%s%n", bootstrapServers, kafka.logDir(), took.get());
+      java.util.Optional<KafkaConnection> external = o.externalKafka();
+      if (external.isEmpty()) {
+        EmbeddedKafka embedded = EmbeddedKafka.start(dataDir, o.kafkaPort);
+        started.push(embedded);
+        kafka = embedded.connection();
+        log.printf("kafka     embedded broker at %s (data in %s)%s%n", kafka.bootstrapServers(), embedded.logDir(),
+            took.get());
       } else {
-        bootstrapServers = o.bootstrapServers;
-        requireReachable(bootstrapServers);
-        log.printf("kafka     %s%s%n", bootstrapServers, took.get());
+        kafka = external.get();
+        KafkaCheck.requireReachable(kafka);
+        log.printf("kafka     %s%s%n", kafka.describe(), took.get());
       }
-      EmbeddedKafka.createTopics(bootstrapServers, topics, o.partitions, (short) -1);
+      try {
+        EmbeddedKafka.createTopics(kafka, topics, o.partitions, (short) -1);
+      } catch (IllegalStateException e) {
+        UserError refused = KafkaCheck.refusal(kafka, e); // e.g. no ACL to create topics
+        throw refused != null ? refused : e;
+      }
     } finally {
       // whatever happened to Kafka, the store must be closed with the rest
       questDb = join(store);
@@ -95,23 +98,23 @@ public final class PipelineStack implements AutoCloseable {
         ? "embedded QuestDB at " + storeUrl + " (InfluxDB v2 write API, SQL at " + storeUrl + "/exec)"
         : "InfluxDB at " + storeUrl, took.get());
 
-    ProcessorApp processor = ProcessorApp.start(bootstrapServers, topics, dataDir.resolve("streams"),
+    ProcessorApp processor = ProcessorApp.start(kafka, topics, dataDir.resolve("streams"),
         ProcessorApp.DEFAULT_APPLICATION_ID);
     started.push(processor);
 
     InfluxStore influx = new InfluxStore(storeUrl, o.influxToken(), o.influxOrg, o.influxBucket);
     started.push(influx);
-    RatesToStore writer = new RatesToStore(bootstrapServers, topics, influx);
+    RatesToStore writer = new RatesToStore(kafka, topics, influx);
     started.push(writer);
     writer.start();
 
-    dashboard = Dashboard.start(new DashboardConfig(bootstrapServers, topics, d.host, d.port, d.token));
+    dashboard = Dashboard.start(new DashboardConfig(kafka, topics, d.host, d.port, d.token));
     started.push(dashboard);
 
     try {
       if (!processor.awaitRunning(Duration.ofSeconds(60))) {
         throw new UserError("the processor did not start within 60 s (state " + processor.state()
-            + "); check that Kafka at " + bootstrapServers + " is healthy", 1);
+            + "); check that Kafka at " + kafka.bootstrapServers() + " is healthy", 1);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -120,8 +123,8 @@ public final class PipelineStack implements AutoCloseable {
     log.printf("processor running (Kafka Streams, exactly-once)%s%n", took.get());
   }
 
-  public String bootstrapServers() {
-    return bootstrapServers;
+  public KafkaConnection kafka() {
+    return kafka;
   }
 
   public Topics topics() {
@@ -154,21 +157,6 @@ public final class PipelineStack implements AutoCloseable {
       } catch (Exception e) {
         System.err.println("netpulse: while stopping " + c.getClass().getSimpleName() + ": " + e.getMessage());
       }
-    }
-  }
-
-  private static void requireReachable(String bootstrapServers) {
-    try (Admin admin = Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000))) {
-      admin.describeCluster().nodes().get(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new UserError("interrupted while connecting to Kafka");
-    } catch (ExecutionException | TimeoutException | org.apache.kafka.common.KafkaException e) {
-      throw new UserError("cannot reach Kafka at " + bootstrapServers
-          + " within 10 s; check --bootstrap-servers (or leave it out to use the embedded broker)");
     }
   }
 

@@ -84,7 +84,7 @@ class CollectorCommandBenchmark {
    * the same broker, counted on the same threads as the collector's figure.
    */
   private double measureIdleProducer(EmbeddedKafka kafka, Topics topics) throws Exception {
-    try (KafkaLineSink sink = new KafkaLineSink(SinkSettings.spooled(kafka.bootstrapServers(), topics.lines(),
+    try (KafkaLineSink sink = new KafkaLineSink(SinkSettings.spooled(kafka.connection(), topics.lines(),
         dir.resolve("idle")), new CollectorMetrics())) {
       Thread.sleep(BASELINE_WARMUP.toMillis());
       Map<Long, Long> before = collectorThreadCpu();
@@ -145,7 +145,7 @@ class CollectorCommandBenchmark {
     CollectorMetrics metrics = new CollectorMetrics();
     List<SshConnection> connections = new ArrayList<>();
     List<SshLineSource> sources = new ArrayList<>();
-    try (KafkaLineSink sink = new KafkaLineSink(SinkSettings.spooled(kafka.bootstrapServers(), topics.lines(),
+    try (KafkaLineSink sink = new KafkaLineSink(SinkSettings.spooled(kafka.connection(), topics.lines(),
         dir.resolve("ssh-" + hosts + "-" + linger.toMillis())).withBatchLinger(linger), metrics)) {
       for (int i = 0; i < hosts; i++) {
         NetHost real = i % 2 == 0 ? HOSTS.sut() : HOSTS.peer();

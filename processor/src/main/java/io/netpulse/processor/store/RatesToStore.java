@@ -4,11 +4,11 @@ import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -56,12 +56,11 @@ public final class RatesToStore implements AutoCloseable {
   private volatile boolean running = true;
   private volatile boolean closed;
 
-  public RatesToStore(String bootstrapServers, Topics topics, InfluxStore store) {
+  public RatesToStore(KafkaConnection kafka, Topics topics, InfluxStore store) {
     this.topic = topics.rates();
     this.resultsTopic = topics.results();
     this.store = store;
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    Map<String, Object> props = new HashMap<>();
     props.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP_ID);
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, GROUP_ID + "-" + ProcessHandle.current().pid());
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"); // committed after the store confirms
@@ -69,7 +68,7 @@ public final class RatesToStore implements AutoCloseable {
     // The processor writes rates in exactly-once transactions: skip aborted ones.
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
-    this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    this.consumer = new KafkaConsumer<>(kafka.clientProperties(props), new StringDeserializer(), new ByteArrayDeserializer());
     this.thread = new Thread(this::run, "netpulse-rates-to-store");
     this.thread.setDaemon(true);
   }

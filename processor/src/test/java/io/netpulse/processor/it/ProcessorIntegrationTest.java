@@ -56,9 +56,9 @@ class ProcessorIntegrationTest {
         EmbeddedQuestDb questDb = EmbeddedQuestDb.start(dir.resolve("questdb"), 0)) {
       kafka.createTopics(TOPICS, 2);
       QuestDbStoreSchema.apply(questDb::sql);
-      try (ProcessorApp processor = ProcessorApp.start(kafka.bootstrapServers(), TOPICS, dir.resolve("streams"), "it-one");
+      try (ProcessorApp processor = ProcessorApp.start(kafka.connection(), TOPICS, dir.resolve("streams"), "it-one");
           InfluxStore store = new InfluxStore(questDb.url(), "unused".toCharArray(), "netpulse", "netpulse");
-          RatesToStore writer = new RatesToStore(kafka.bootstrapServers(), TOPICS, store)) {
+          RatesToStore writer = new RatesToStore(kafka.connection(), TOPICS, store)) {
         writer.start();
         assertThat(processor.awaitRunning(Duration.ofSeconds(60))).isTrue();
         produce(kafka, fullReplay(replay, 0));
@@ -89,8 +89,8 @@ class ProcessorIntegrationTest {
     RecordedReplay replay = new RecordedReplay(TOPICS);
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
       kafka.createTopics(TOPICS, 2);
-      try (ProcessorApp a = ProcessorApp.start(kafka.bootstrapServers(), TOPICS, dir.resolve("a"), "it-two");
-          ProcessorApp b = ProcessorApp.start(kafka.bootstrapServers(), TOPICS, dir.resolve("b"), "it-two")) {
+      try (ProcessorApp a = ProcessorApp.start(kafka.connection(), TOPICS, dir.resolve("a"), "it-two");
+          ProcessorApp b = ProcessorApp.start(kafka.connection(), TOPICS, dir.resolve("b"), "it-two")) {
         assertThat(a.awaitRunning(Duration.ofSeconds(60))).isTrue();
         assertThat(b.awaitRunning(Duration.ofSeconds(60))).isTrue();
         produce(kafka, fullReplay(replay, 20));

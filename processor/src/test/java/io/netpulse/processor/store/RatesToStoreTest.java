@@ -71,7 +71,7 @@ class RatesToStoreTest {
     }
 
     try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "netpulse", "netpulse");
-        RatesToStore writer = new RatesToStore(kafka.bootstrapServers(), TOPICS, store)) {
+        RatesToStore writer = new RatesToStore(kafka.connection(), TOPICS, store)) {
       writer.start();
       await().atMost(Duration.ofSeconds(60)).until(() -> writer.storedRates() == 2L * perHost);
       assertThat(writer.badRecords()).isEqualTo(1);
@@ -99,7 +99,7 @@ class RatesToStoreTest {
       send(producer, rate("h1", "eth0", perHost));
     }
     try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "netpulse", "netpulse");
-        RatesToStore writer = new RatesToStore(kafka.bootstrapServers(), TOPICS, store)) {
+        RatesToStore writer = new RatesToStore(kafka.connection(), TOPICS, store)) {
       writer.start();
       await().atMost(Duration.ofSeconds(60)).until(() -> writer.storedRates() == 1);
       awaitCount(2 * perHost + 1);
@@ -123,7 +123,7 @@ class RatesToStoreTest {
       }
     }
     try (InfluxStore store = new InfluxStore("http://127.0.0.1:" + port, "t".toCharArray(), "netpulse", "netpulse");
-        RatesToStore writer = new RatesToStore(kafka.bootstrapServers(), topics, store)) {
+        RatesToStore writer = new RatesToStore(kafka.connection(), topics, store)) {
       writer.start();
       await().atMost(Duration.ofSeconds(40)).until(() -> writer.retriedBatches() >= 1);
       assertThat(writer.storedRates()).isZero();

@@ -12,11 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -55,7 +53,7 @@ final class FleetBench {
       List<ProcessorApp> apps = new ArrayList<>();
       try (Admin admin = admin(kafka)) {
         for (int i = 0; i < instances; i++) {
-          apps.add(ProcessorApp.start(kafka.bootstrapServers(), topics, workDir.resolve("streams-" + i), APPLICATION_ID,
+          apps.add(ProcessorApp.start(kafka.connection(), topics, workDir.resolve("streams-" + i), APPLICATION_ID,
               settings));
         }
         for (ProcessorApp app : apps) {
@@ -65,8 +63,8 @@ final class FleetBench {
         }
         out.printf(Locale.ROOT, "fleet: %d hosts (sar -n DEV 1 with 4 ifaces + ss -s, each second), %d processor instance(s), "
             + "%d partitions, %s%n", hosts, instances, partitions, settings.describe());
-        try (RateDelayProbe probe = new RateDelayProbe(kafka.bootstrapServers(), topics.rates());
-            FleetSimulator fleet = new FleetSimulator(kafka.bootstrapServers(), topics.lines(), hosts)) {
+        try (RateDelayProbe probe = new RateDelayProbe(kafka.connection(), topics.rates());
+            FleetSimulator fleet = new FleetSimulator(kafka.connection(), topics.lines(), hosts)) {
           List<Report> reports = measure(admin, topics, fleet, probe, length, reportEvery, out);
           return verdict(reports, length, out);
         }
@@ -148,8 +146,6 @@ final class FleetBench {
   }
 
   private static Admin admin(EmbeddedKafka kafka) {
-    Properties p = new Properties();
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    return Admin.create(p);
+    return Admin.create(kafka.connection().clientProperties());
   }
 }

@@ -4,6 +4,7 @@ import io.netpulse.collector.CollectorMetrics;
 import io.netpulse.collector.KafkaLineSink;
 import io.netpulse.collector.LineEmitter;
 import io.netpulse.collector.SinkSettings;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,7 @@ final class FleetSimulator implements AutoCloseable {
   });
   private long tick;
 
-  FleetSimulator(String bootstrapServers, String linesTopic, int hosts) {
+  FleetSimulator(KafkaConnection kafka, String linesTopic, int hosts) {
     this.hosts = hosts;
     this.generator = new SarLineGenerator(hosts, 7);
     this.sar = new LineEmitter[hosts];
@@ -44,7 +45,7 @@ final class FleetSimulator implements AutoCloseable {
     for (int h = 0; h < hosts; h++) {
       if (h % HOSTS_PER_COLLECTOR == 0) {
         // memory for ~20 s of this collector's lines; one send-and-wait round trip per ~1/3 s of lines
-        sink = new KafkaLineSink(new SinkSettings(bootstrapServers, linesTopic, null, HOSTS_PER_COLLECTOR * 16 * 20,
+        sink = new KafkaLineSink(new SinkSettings(kafka, linesTopic, null, HOSTS_PER_COLLECTOR * 16 * 20,
             SinkSettings.DEFAULT_SPOOL_MAX_BYTES, 2000, Duration.ofSeconds(10), SinkSettings.DEFAULT_BATCH_LINGER), metrics);
         sinks.add(sink);
       }

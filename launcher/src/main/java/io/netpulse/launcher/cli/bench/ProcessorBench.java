@@ -8,12 +8,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -84,7 +82,7 @@ final class ProcessorBench {
       }
       progress.printf("raw produce-then-consume: %.0f lines/s%n", rawRate);
 
-      try (ProcessorApp app = ProcessorApp.start(kafka.bootstrapServers(), topics, workDir.resolve("streams"),
+      try (ProcessorApp app = ProcessorApp.start(kafka.connection(), topics, workDir.resolve("streams"),
           APPLICATION_ID, settings)) {
         if (!app.awaitRunning(Duration.ofSeconds(90))) {
           throw new IllegalStateException("the processor did not reach RUNNING within 90 s");
@@ -111,18 +109,15 @@ final class ProcessorBench {
   }
 
   private static Admin admin(EmbeddedKafka kafka) {
-    Properties p = new Properties();
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    return Admin.create(p);
+    return Admin.create(kafka.connection().clientProperties());
   }
 
   private static KafkaProducer<String, byte[]> producer(EmbeddedKafka kafka) {
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    Map<String, Object> p = new java.util.HashMap<>();
     // as the collector's sink does: small batching delay, compressed batches
     p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     p.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
-    return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    return new KafkaProducer<>(kafka.connection().clientProperties(p), new StringSerializer(), new ByteArraySerializer());
   }
 
   private static void produce(KafkaProducer<String, byte[]> producer, String topic, List<SarLineGenerator.Line> data) {
@@ -134,11 +129,10 @@ final class ProcessorBench {
 
   /** A consumer of every partition of {@code topic} from the start, assigned (no group to join) and connected. */
   private static KafkaConsumer<String, byte[]> consumer(EmbeddedKafka kafka, String topic, int partitions) {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    Map<String, Object> p = new java.util.HashMap<>();
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+    KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(kafka.connection().clientProperties(p), new StringDeserializer(), new ByteArrayDeserializer());
     List<TopicPartition> all = new java.util.ArrayList<>();
     for (int i = 0; i < partitions; i++) {
       all.add(new TopicPartition(topic, i));

@@ -2,11 +2,11 @@ package io.netpulse.launcher.cli.bench;
 
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.json.Json;
+import io.netpulse.common.kafka.KafkaConnection;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,12 +27,11 @@ final class RateDelayProbe implements AutoCloseable {
   private long[] delaysMs = new long[1 << 16];
   private int count;
 
-  RateDelayProbe(String bootstrapServers, String ratesTopic) {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+  RateDelayProbe(KafkaConnection kafka, String ratesTopic) {
+    java.util.Map<String, Object> p = new java.util.HashMap<>();
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    consumer = new KafkaConsumer<>(kafka.clientProperties(p), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     List<TopicPartition> partitions = consumer.partitionsFor(ratesTopic, Duration.ofSeconds(30)).stream()
         .map(pi -> new TopicPartition(ratesTopic, pi.partition())).collect(Collectors.toList());
     consumer.assign(partitions);
