@@ -22,11 +22,25 @@ import java.util.regex.Pattern;
 public final class ProcNetDevParser implements OutputParser {
 
   public static final String FORMAT = "proc-net-dev";
+  public static final String WENT_DOWN = "a counter went down (reset or wrap): no rate";
 
   private static final Pattern EPOCH = Pattern.compile("#?\\s*(\\d{9,10}(?:\\.\\d+)?|\\d{12,13})");
   private static final Pattern ROW = Pattern.compile("([^\\s:]+):\\s*(.*)");
 
-  private record Counters(double rxBytes, double rxPackets, double txBytes, double txPackets) {}
+  /** One interface's cumulative counters, as /proc/net/dev gives them (bytes, packets). */
+  public record Counters(double rxBytes, double rxPackets, double txBytes, double txPackets) {
+
+    /** A counter that went down since {@code before}: a reset (reboot, driver reload) or a wrap, no rate. */
+    public boolean wentDownSince(Counters before) {
+      return rxBytes < before.rxBytes || txBytes < before.txBytes || rxPackets < before.rxPackets
+          || txPackets < before.txPackets;
+    }
+  }
+
+  /** An interface row read: its counters, or the error; both null for a line that is no row (headers, blank). */
+  public record Row(String iface, Counters counters, ParseError error) {
+    static final Row NONE = new Row(null, null, null);
+  }
 
   private record Snapshot(long ms, int line, Map<String, Counters> counters) {}
 
@@ -61,34 +75,55 @@ public final class ProcNetDevParser implements OutputParser {
         pendingTime = null;
         continue;
       }
-      if (line.isEmpty() || line.startsWith("face |")) {
-        continue;
+      Row row = row(line, n);
+      if (row.error() != null) {
+        errors.add(row.error());
+      } else if (row.counters() != null && current == null) {
+        errors.add(new ParseError(n, null, "expected an 'Inter-|' header before the first interface row"));
+      } else if (row.counters() != null) {
+        current.counters().put(row.iface(), row.counters());
       }
-      Matcher row = ROW.matcher(line);
-      if (current == null || !row.matches()) {
-        errors.add(new ParseError(n, null, "expected 'IFACE: 16 counters' after an 'Inter-|' header, got '"
-            + Text.shown(line) + "'"));
-        continue;
-      }
-      String[] f = row.group(2).split("\\s+");
-      if (f.length < 16) {
-        errors.add(new ParseError(n, row.group(1), "expected 16 counters, got " + f.length));
-        continue;
-      }
-      var rxB = Text.number(f[0]);
-      var rxP = Text.number(f[1]);
-      var txB = Text.number(f[8]);
-      var txP = Text.number(f[9]);
-      if (rxB.isEmpty() || rxP.isEmpty() || txB.isEmpty() || txP.isEmpty()) {
-        errors.add(new ParseError(n, row.group(1), "counters must be numbers"));
-        continue;
-      }
-      current.counters().put(row.group(1),
-          new Counters(rxB.getAsDouble(), rxP.getAsDouble(), txB.getAsDouble(), txP.getAsDouble()));
     }
     List<Sample> samples = rates(withTimes(snapshots, context), errors);
     String test = context.test();
     return new ParseResult(test == null ? samples : samples.stream().map(s -> s.withTest(test)).toList(), errors);
+  }
+
+  /**
+   * One line as an interface row ({@code IFACE: 16 counters}): its counters, an error when it looks like a row
+   * but cannot be read, or {@link Row#NONE} for headers, time lines and blank lines.
+   */
+  public static Row row(String line, int lineNumber) {
+    if (line.isEmpty() || line.startsWith("Inter-|") || line.startsWith("face |") || EPOCH.matcher(line).matches()) {
+      return Row.NONE;
+    }
+    Matcher row = ROW.matcher(line);
+    if (!row.matches()) {
+      return new Row(null, null, new ParseError(lineNumber, null, "expected 'IFACE: 16 counters', got '"
+          + Text.shown(line) + "'"));
+    }
+    String[] f = row.group(2).split("\\s+");
+    if (f.length < 16) {
+      return new Row(row.group(1), null, new ParseError(lineNumber, row.group(1), "expected 16 counters, got " + f.length));
+    }
+    var rxB = Text.number(f[0]);
+    var rxP = Text.number(f[1]);
+    var txB = Text.number(f[8]);
+    var txP = Text.number(f[9]);
+    if (rxB.isEmpty() || rxP.isEmpty() || txB.isEmpty() || txP.isEmpty()) {
+      return new Row(row.group(1), null, new ParseError(lineNumber, row.group(1), "counters must be numbers"));
+    }
+    return new Row(row.group(1), new Counters(rxB.getAsDouble(), rxP.getAsDouble(), txB.getAsDouble(),
+        txP.getAsDouble()), null);
+  }
+
+  /** rx/tx packets and bits per second of {@code iface} between two readings {@code seconds} apart, at {@code ts}. */
+  public static List<Sample> rates(String iface, Counters before, Counters now, double seconds, long ts) {
+    return List.of(
+        Sample.of("rx_pps", (now.rxPackets() - before.rxPackets()) / seconds, Units.PACKETS_PER_S, iface, ts),
+        Sample.of("tx_pps", (now.txPackets() - before.txPackets()) / seconds, Units.PACKETS_PER_S, iface, ts),
+        Sample.of("rx_bps", (now.rxBytes() - before.rxBytes()) * 8 / seconds, Units.BITS_PER_S, iface, ts),
+        Sample.of("tx_bps", (now.txBytes() - before.txBytes()) * 8 / seconds, Units.BITS_PER_S, iface, ts));
   }
 
   /** Snapshots without a time line: 1 s apart, the last at the reference time. */
@@ -118,16 +153,11 @@ public final class ProcNetDevParser implements OutputParser {
           break;
         }
         Counters now = e.getValue();
-        if (now.rxBytes() < before.rxBytes() || now.txBytes() < before.txBytes()
-            || now.rxPackets() < before.rxPackets() || now.txPackets() < before.txPackets()) {
-          errors.add(new ParseError(s.line(), e.getKey(), "a counter went down (reset or wrap): no rate"));
+        if (now.wentDownSince(before)) {
+          errors.add(new ParseError(s.line(), e.getKey(), WENT_DOWN));
           continue;
         }
-        String iface = e.getKey();
-        samples.add(Sample.of("rx_pps", (now.rxPackets() - before.rxPackets()) / seconds, Units.PACKETS_PER_S, iface, s.ms()));
-        samples.add(Sample.of("tx_pps", (now.txPackets() - before.txPackets()) / seconds, Units.PACKETS_PER_S, iface, s.ms()));
-        samples.add(Sample.of("rx_bps", (now.rxBytes() - before.rxBytes()) * 8 / seconds, Units.BITS_PER_S, iface, s.ms()));
-        samples.add(Sample.of("tx_bps", (now.txBytes() - before.txBytes()) * 8 / seconds, Units.BITS_PER_S, iface, s.ms()));
+        samples.addAll(rates(e.getKey(), before, now, seconds, s.ms()));
       }
       previous = s.counters();
       previousMs = s.ms();

@@ -22,6 +22,9 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
 /**
  * {@code lines} → {@code samples}, keyed by host. A line no parser understands goes to {@code dlq}
@@ -43,8 +46,9 @@ public final class ParseTopology {
    */
   public KStream<String, Sample> build(StreamsBuilder builder) {
     KStream<String, Outcome> outcomes =
-        builder.stream(topics.lines(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("lines"))
-            .flatMapValues((host, raw) -> parse(host, raw), Named.as("parse-lines"));
+        builder.addStateStore(ProcNetDevRates.storeBuilder())
+            .stream(topics.lines(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("lines"))
+            .processValues(ParseLines::new, Named.as("parse-lines"), ProcNetDevRates.STORE);
 
     outcomes.filter((k, o) -> o.deadLetter() != null, Named.as("unparsed"))
         .mapValues(Outcome::deadLetter)
@@ -63,7 +67,26 @@ public final class ParseTopology {
     return builder.build();
   }
 
-  private List<Outcome> parse(String key, byte[] raw) {
+  /** Each line to its outcomes; proc-net-dev rows against their interface's previous row (state). */
+  private final class ParseLines implements FixedKeyProcessor<String, byte[], Outcome> {
+    private FixedKeyProcessorContext<String, Outcome> context;
+    private ProcNetDevRates procNetDev;
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, Outcome> context) {
+      this.context = context;
+      this.procNetDev = new ProcNetDevRates(context.getStateStore(ProcNetDevRates.STORE));
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, byte[]> record) {
+      for (Outcome o : parse(record.key(), record.value(), procNetDev)) {
+        context.forward(record.withValue(o));
+      }
+    }
+  }
+
+  private List<Outcome> parse(String key, byte[] raw, ProcNetDevRates procNetDev) {
     LineEvent line;
     try {
       line = Json.read(raw, LineEvent.class);
@@ -74,12 +97,13 @@ public final class ParseTopology {
       return List.of(dead(key, raw, "line event lacks one of host, source, line"));
     }
     Optional<LineParser> parser = Parsers.lineParser(line.source());
-    if (parser.isEmpty()) {
+    if (parser.isEmpty() && !ProcNetDevRates.handles(line)) {
       return List.of(dead(key, raw, "no line parser for source '" + line.source() + "'"));
     }
     ParseResult result;
     try {
-      result = parser.get().parseLine(line.line(), 0, ParseContext.streamed(line.ts()));
+      result = parser.isPresent() ? parser.get().parseLine(line.line(), 0, ParseContext.streamed(line.ts()))
+          : procNetDev.parse(line);
     } catch (RuntimeException e) { // parsers must not throw; if one does, keep the line anyway
       return List.of(dead(key, raw, "parser " + line.source() + " failed: " + e));
     }

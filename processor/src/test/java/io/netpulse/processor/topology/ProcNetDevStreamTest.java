@@ -1,0 +1,133 @@
+package io.netpulse.processor.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netpulse.common.Topics;
+import io.netpulse.common.event.DeadLetter;
+import io.netpulse.common.event.LineEvent;
+import io.netpulse.common.event.Sample;
+import io.netpulse.common.json.Json;
+import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.parse.ParseContext;
+import io.netpulse.processor.parse.ProcNetDevParser;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sampler of hosts without sysstat streams {@code cat /proc/net/dev} every second; its rows are cumulative
+ * counters, which the parse step turns into rates against each interface's previous row. Lines are the captured
+ * fixture's (three real snapshots), stamped as a collector would: with the time each was read.
+ */
+class ProcNetDevStreamTest {
+
+  private static final Topics TOPICS = Topics.defaults();
+
+  private TopologyTestDriver driver;
+  private TestInputTopic<String, byte[]> lines;
+  private TestOutputTopic<String, Sample> samples;
+  private TestOutputTopic<String, DeadLetter> dlq;
+  private long seq;
+
+  @BeforeEach
+  void setUp() {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proc-net-dev-test");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    driver = new TopologyTestDriver(new ParseTopology(TOPICS).build(), props);
+    lines = driver.createInputTopic(TOPICS.lines(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
+    samples = driver.createOutputTopic(TOPICS.samples(), Serdes.String().deserializer(),
+        JsonSerde.of(Sample.class).deserializer());
+    dlq = driver.createOutputTopic(TOPICS.dlq(), Serdes.String().deserializer(),
+        JsonSerde.of(DeadLetter.class).deserializer());
+  }
+
+  @AfterEach
+  void tearDown() {
+    driver.close();
+  }
+
+  @Test
+  void streamedSnapshotsGiveTheSameRatesAsTheWholeOutputParsedAtOnce() throws Exception {
+    List<String> fixture = fixture();
+    long ts = 0;
+    for (String line : fixture) {
+      if (line.startsWith("# ")) {
+        ts = Long.parseLong(line.substring(2).strip()); // the time this snapshot was read
+        continue;
+      }
+      send("sut", ts, line);
+    }
+    List<Sample> streamed = samples.readRecordsToList().stream().map(TestRecord::value).toList();
+    List<Sample> batch = new ProcNetDevParser().parse(fixture, ParseContext.streamed(ts)).samples();
+
+    assertThat(dlq.isEmpty()).as("no dead letters").isTrue();
+    assertThat(streamed).hasSize(batch.size()).isNotEmpty();
+    for (int i = 0; i < batch.size(); i++) {
+      Sample b = batch.get(i);
+      Sample s = streamed.get(i);
+      assertThat(List.of(s.metric(), s.iface(), s.unit(), s.ts())).isEqualTo(List.of(b.metric(), b.iface(), b.unit(), b.ts()));
+      assertThat(s.value()).isCloseTo(b.value(), org.assertj.core.data.Offset.offset(1e-6 * Math.max(1, b.value())));
+      assertThat(s.host()).isEqualTo("sut");
+      assertThat(s.source()).isEqualTo("proc-net-dev");
+    }
+    // by hand, from the fixture: npp-a's received bytes between its first two snapshots, 1.350 s apart
+    Sample rxBps = streamed.stream().filter(x -> x.metric().equals("rx_bps") && x.iface().equals("npp-a"))
+        .findFirst().orElseThrow();
+    assertThat(rxBps.value()).isCloseTo((counter(fixture, 1, "npp-a") - counter(fixture, 0, "npp-a")) * 8 / 1.350,
+        org.assertj.core.data.Offset.offset(1e-3));
+  }
+
+  @Test
+  void eachHostAndInterfaceKeepsItsOwnBaselineAndALongGapOnlyResetsIt() throws Exception {
+    List<String> rows = fixture().stream().filter(l -> l.contains("npp-a:")).toList();
+    send("a", 10_000, rows.get(0));
+    send("b", 10_000, rows.get(1)); // another host: no rate against host a's row
+    assertThat(samples.isEmpty()).isTrue();
+    send("a", 11_000, rows.get(1));
+    assertThat(samples.readRecordsToList()).extracting(r -> r.value().host()).containsOnly("a").hasSize(4);
+    send("a", 11_000 + ProcNetDevRates.MAX_GAP_MS + 1, rows.get(2)); // sampler restarted: baseline only
+    assertThat(samples.isEmpty()).isTrue();
+    assertThat(dlq.isEmpty()).isTrue();
+  }
+
+  @Test
+  void aCounterThatWentDownIsADeadLetterNotANegativeRate() throws Exception {
+    List<String> rows = fixture().stream().filter(l -> l.contains("npp-a:")).toList();
+    send("a", 10_000, rows.get(1));
+    send("a", 11_000, rows.get(0)); // as after a reboot or a wrap
+    assertThat(samples.isEmpty()).isTrue();
+    DeadLetter dead = dlq.readValue();
+    assertThat(dead.error()).contains("proc-net-dev").contains("npp-a").contains("went down");
+    send("a", 12_000, rows.get(2)); // and the next row has a rate again, against the new baseline
+    assertThat(samples.readRecordsToList()).hasSize(4).allMatch(r -> r.value().value() >= 0);
+  }
+
+  private void send(String host, long ts, String line) {
+    lines.pipeInput(host, Json.bytes(LineEvent.of(host, "proc-net-dev", null, seq++, ts, line)), ts);
+  }
+
+  private static List<String> fixture() throws Exception {
+    try (InputStream in = ProcNetDevStreamTest.class.getResourceAsStream(
+        "/io/netpulse/processor/parse/proc/proc-net-dev-ns.txt")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
+  }
+
+  /** rx bytes of {@code iface} in the fixture's snapshot {@code k}. */
+  private static double counter(List<String> fixture, int k, String iface) {
+    List<String> rows = new ArrayList<>(fixture.stream().filter(l -> l.strip().startsWith(iface + ":")).toList());
+    return Double.parseDouble(rows.get(k).strip().substring(iface.length() + 1).strip().split("\\s+")[0]);
+  }
+}
