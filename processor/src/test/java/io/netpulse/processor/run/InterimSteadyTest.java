@@ -11,8 +11,6 @@ import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.event.ToolOutputEvent;
 import io.netpulse.common.json.Json;
-import io.netpulse.common.json.JsonSerde;
-import io.netpulse.processor.topology.ProcessorTopology;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,14 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,26 +36,11 @@ class InterimSteadyTest {
   private static final Pattern INTERIM = Pattern.compile("Interim result:\\s+(\\S+) Trans/s over \\S+ seconds ending at (\\S+)");
   private static final RunEvent.Steady STEADY = new RunEvent.Steady(5_000, 0.10, 0.005);
 
-  private TopologyTestDriver driver;
-  private TestInputTopic<String, byte[]> lines;
-  private TestInputTopic<String, byte[]> runs;
-  private TestInputTopic<String, byte[]> toolOutput;
-  private TestOutputTopic<String, SteadyEvent> steady;
-  private TestOutputTopic<String, ResultEvent> results;
+  private WholeProcessorDriver driver;
 
   @BeforeEach
   void setUp() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "interim-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(new ProcessorTopology(TOPICS).build(), props);
-    lines = driver.createInputTopic(TOPICS.lines(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    runs = driver.createInputTopic(TOPICS.runs(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    toolOutput = driver.createInputTopic(TOPICS.toolOutput(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    steady = driver.createOutputTopic(TOPICS.steady(), Serdes.String().deserializer(),
-        JsonSerde.of(SteadyEvent.class).deserializer());
-    results = driver.createOutputTopic(TOPICS.results(), Serdes.String().deserializer(),
-        JsonSerde.of(ResultEvent.class).deserializer());
+    driver = new WholeProcessorDriver(TOPICS, "interim-test");
   }
 
   @AfterEach
@@ -137,7 +114,7 @@ class InterimSteadyTest {
     List<Line> all = interim("netperf-tcp-crr-D1");
     phase("run-renew", "new_connections", Phase.WARMUP, all.get(0).ts() - 1_100);
     all.forEach(l -> line("run-renew", l));
-    List<SteadyEvent> events = steady.readValuesToList();
+    List<SteadyEvent> events = driver.steady.readValuesToList();
     assertThat(events).hasSizeGreaterThanOrEqualTo(2);
     for (int i = 1; i < events.size(); i++) {
       assertThat(events.get(i).ts() - events.get(i).windowMs()).isGreaterThanOrEqualTo(events.get(i - 1).ts());
@@ -183,8 +160,8 @@ class InterimSteadyTest {
   private SteadyEvent feedUntilSteady(String run, List<Line> all) {
     for (Line l : all) {
       line(run, l);
-      if (!steady.isEmpty()) {
-        List<SteadyEvent> events = steady.readValuesToList();
+      if (!driver.steady.isEmpty()) {
+        List<SteadyEvent> events = driver.steady.readValuesToList();
         assertThat(events).hasSize(1);
         return events.get(0);
       }
@@ -194,7 +171,7 @@ class InterimSteadyTest {
 
   private double latestValue(String metric) {
     ResultEvent last = null;
-    for (ResultEvent r : results.readValuesToList()) {
+    for (ResultEvent r : driver.results.readValuesToList()) {
       if (r.metric().equals(metric)) {
         last = r;
       }
@@ -230,17 +207,17 @@ class InterimSteadyTest {
   private void phase(String run, String type, Phase phase, long ts) {
     RunEvent e = new RunEvent(RunEvent.SCHEMA, run, "plan-i", type, 1, phase, ts, null, type, "sut", null)
         .inExecution("plan-i-1", STEADY);
-    runs.pipeInput(run, Json.bytes(e), ts);
+    driver.runs.pipeInput(run, Json.bytes(e), ts);
   }
 
   private void line(String run, Line l) {
-    lines.pipeInput("peer", Json.bytes(LineEvent.of("peer", "netperf", run, l.seq(), l.ts() + 20, l.text())
+    driver.lines.pipeInput("peer", Json.bytes(LineEvent.of("peer", "netperf", run, l.seq(), l.ts() + 20, l.text())
         .withInstance(l.instance())), l.ts() + 20);
   }
 
   /** A finished tool's output, stamped with its end: the wall clock would be stream time far past the fixture's. */
   private void output(String run, String test, String instance, String fixture, long ended) {
-    toolOutput.pipeInput(run, Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, run, test, 1, "peer", "client",
+    driver.toolOutput.pipeInput(run, Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, run, test, 1, "peer", "client",
         "netperf", instance, "netperf -H sut -t TCP_RR -D 1", 0, text(fixture), "", ended - 12_000, ended)), ended);
   }
 

@@ -11,22 +11,14 @@ import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.event.ToolOutputEvent;
 import io.netpulse.common.json.Json;
-import io.netpulse.common.json.JsonSerde;
-import io.netpulse.processor.topology.ProcessorTopology;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,26 +35,11 @@ class IperfInterimTest {
   private static final Pattern ROW = Pattern.compile("^(\\d+)\t\\[SUM-\\d+\\]\\s+(\\S+)-(\\S+) sec\\s+\\d+ KBytes\\s+(\\d+) Kbits/sec");
   private static final RunEvent.Steady STEADY = new RunEvent.Steady(3_000, 0.05, 0.005);
 
-  private TopologyTestDriver driver;
-  private TestInputTopic<String, byte[]> lines;
-  private TestInputTopic<String, byte[]> runs;
-  private TestInputTopic<String, byte[]> toolOutput;
-  private TestOutputTopic<String, SteadyEvent> steady;
-  private TestOutputTopic<String, ResultEvent> results;
+  private WholeProcessorDriver driver;
 
   @BeforeEach
   void setUp() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "iperf-interim-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(new ProcessorTopology(TOPICS).build(), props);
-    lines = driver.createInputTopic(TOPICS.lines(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    runs = driver.createInputTopic(TOPICS.runs(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    toolOutput = driver.createInputTopic(TOPICS.toolOutput(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    steady = driver.createOutputTopic(TOPICS.steady(), Serdes.String().deserializer(),
-        JsonSerde.of(SteadyEvent.class).deserializer());
-    results = driver.createOutputTopic(TOPICS.results(), Serdes.String().deserializer(),
-        JsonSerde.of(ResultEvent.class).deserializer());
+    driver = new WholeProcessorDriver(TOPICS, "iperf-interim-test");
   }
 
   @AfterEach
@@ -78,7 +55,7 @@ class IperfInterimTest {
     long t0 = rows.get(0).arrived() - 1_000; // the client started a second before its first row
     phase("run-stop", Phase.WARMUP, t0);
     all.forEach(l -> line("run-stop", l));
-    List<SteadyEvent> events = steady.readValuesToList();
+    List<SteadyEvent> events = driver.steady.readValuesToList();
     assertThat(events).as("per-second sums of the client's rows settle").isNotEmpty();
     SteadyEvent settled = events.get(0);
     assertThat(settled.metric()).isEqualTo("sender_bps");
@@ -114,7 +91,7 @@ class IperfInterimTest {
 
     // fixed mode: the finished client's output reaches tool-output; its printed total is the figure
     String stdout = text(fixture).lines().map(l -> l.substring(l.indexOf('\t') + 1)).reduce("", (a, b) -> a + b + "\n");
-    toolOutput.pipeInput("run-full", Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, "run-full",
+    driver.toolOutput.pipeInput("run-full", Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, "run-full",
         "iperf_bandwidth", 1, "peer", "client", "iperf", "0", "iperf -c sut -i 1 --sum-only -f k -P 2", 0, stdout, "",
         t0, ended)), ended);
     assertThat(latestValue("sender_bps")).isEqualTo(4_294_868e3);
@@ -134,7 +111,7 @@ class IperfInterimTest {
 
   private double latestValue(String metric) {
     ResultEvent last = null;
-    for (ResultEvent r : results.readValuesToList()) {
+    for (ResultEvent r : driver.results.readValuesToList()) {
       if (r.metric().equals(metric)) {
         last = r;
       }
@@ -146,7 +123,7 @@ class IperfInterimTest {
   private void phase(String run, Phase phase, long ts) {
     RunEvent e = new RunEvent(RunEvent.SCHEMA, run, "plan-i", "iperf_bandwidth", 1, phase, ts, null,
         "iperf_bandwidth", "sut", null).inExecution("plan-i-1", STEADY);
-    runs.pipeInput(run, Json.bytes(e), ts);
+    driver.runs.pipeInput(run, Json.bytes(e), ts);
   }
 
   private long seq;
@@ -155,7 +132,7 @@ class IperfInterimTest {
   private void line(String run, String stamped) {
     int tab = stamped.indexOf('\t');
     long ts = Long.parseLong(stamped.substring(0, tab));
-    lines.pipeInput("peer", Json.bytes(LineEvent.of("peer", "iperf", run, seq++, ts, stamped.substring(tab + 1))
+    driver.lines.pipeInput("peer", Json.bytes(LineEvent.of("peer", "iperf", run, seq++, ts, stamped.substring(tab + 1))
         .withInstance("0")), ts);
   }
 

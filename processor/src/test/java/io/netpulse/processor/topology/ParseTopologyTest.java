@@ -7,16 +7,9 @@ import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.Json;
-import io.netpulse.common.json.JsonSerde;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,37 +23,26 @@ class ParseTopologyTest {
       "05:13:32        npp-a   1538.24   8058.82     99.24 467847.96      0.00      0.00      0.00     38.33";
   private static final long RECEIVED = Instant.parse("2026-11-30T05:13:32.400Z").toEpochMilli();
 
-  private TopologyTestDriver driver;
-  private TestInputTopic<String, byte[]> lines;
-  private TestOutputTopic<String, Sample> samples;
-  private TestOutputTopic<String, DeadLetter> dlq;
+  private ParseStepDriver parse;
 
   @BeforeEach
   void setUp() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "parse-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(new ParseTopology(TOPICS).build(), props);
-    lines = driver.createInputTopic(TOPICS.lines(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    samples = driver.createOutputTopic(TOPICS.samples(), Serdes.String().deserializer(),
-        JsonSerde.of(Sample.class).deserializer());
-    dlq = driver.createOutputTopic(TOPICS.dlq(), Serdes.String().deserializer(),
-        JsonSerde.of(DeadLetter.class).deserializer());
+    parse = new ParseStepDriver(TOPICS, "parse-test");
   }
 
   @AfterEach
   void tearDown() {
-    driver.close();
+    parse.close();
   }
 
   private void send(String source, String line) {
-    lines.pipeInput("sut", Json.bytes(LineEvent.of("sut", source, "run-1", 7, RECEIVED, line)), RECEIVED);
+    parse.lines.pipeInput("sut", Json.bytes(LineEvent.of("sut", source, "run-1", 7, RECEIVED, line)), RECEIVED);
   }
 
   @Test
   void sarRowBecomesFourSamplesKeyedByHostWithExactUnits() {
     send("sar-dev", ROW);
-    List<TestRecord<String, Sample>> out = samples.readRecordsToList();
+    List<TestRecord<String, Sample>> out = parse.samples.readRecordsToList();
     assertThat(out).extracting(TestRecord::key).containsOnly("sut");
     assertThat(out).extracting(r -> r.value().metric()).containsExactlyInAnyOrder("rx_pps", "tx_pps", "rx_bps", "tx_bps");
     Sample rxBps = out.stream().map(TestRecord::value).filter(s -> s.metric().equals("rx_bps")).findFirst().orElseThrow();
@@ -74,23 +56,23 @@ class ParseTopologyTest {
     Sample rxPps = out.stream().map(TestRecord::value).filter(s -> s.metric().equals("rx_pps")).findFirst().orElseThrow();
     assertThat(rxPps.value()).isEqualTo(1538.24);
     assertThat(rxPps.unit()).isEqualTo("packets/s");
-    assertThat(dlq.isEmpty()).isTrue();
+    assertThat(parse.dlq.isEmpty()).isTrue();
   }
 
   @Test
   void headersAndBlankLinesGiveNothingAndNoDeadLetters() {
     send("sar-dev", "05:13:31        IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s   rxcmp/s   txcmp/s  rxmcst/s   %ifutil");
     send("sar-dev", "");
-    assertThat(samples.isEmpty()).isTrue();
-    assertThat(dlq.isEmpty()).isTrue();
+    assertThat(parse.samples.isEmpty()).isTrue();
+    assertThat(parse.dlq.isEmpty()).isTrue();
   }
 
   @Test
   void unreadableRowGoesToTheDlqWholeWithTheReason() {
     String broken = "05:13:32        npp-a   15x8.24   8058.82     99.24 467847.96      0.00      0.00      0.00     38.33";
     send("sar-dev", broken);
-    assertThat(samples.isEmpty()).isTrue();
-    DeadLetter dead = dlq.readValue();
+    assertThat(parse.samples.isEmpty()).isTrue();
+    DeadLetter dead = parse.dlq.readValue();
     assertThat(dead.topic()).isEqualTo(TOPICS.lines());
     assertThat(dead.key()).isEqualTo("sut");
     assertThat(dead.value()).contains(broken.replace("\"", "\\\""));
@@ -99,14 +81,14 @@ class ParseTopologyTest {
 
   @Test
   void notJsonAndUnknownSourceGoToTheDlqAndTheNextLineStillParses() {
-    lines.pipeInput("sut", "not json at all".getBytes(StandardCharsets.UTF_8), RECEIVED);
+    parse.lines.pipeInput("sut", "not json at all".getBytes(StandardCharsets.UTF_8), RECEIVED);
     send("no-such-tool", ROW);
     send("sar-dev", ROW);
-    List<DeadLetter> dead = dlq.readValuesToList();
+    List<DeadLetter> dead = parse.dlq.readValuesToList();
     assertThat(dead).hasSize(2);
     assertThat(dead.get(0).error()).startsWith("not a line event");
     assertThat(dead.get(0).value()).isEqualTo("not json at all");
     assertThat(dead.get(1).error()).isEqualTo("no line parser for source 'no-such-tool'");
-    assertThat(samples.readValuesToList()).hasSize(4);
+    assertThat(parse.samples.readValuesToList()).hasSize(4);
   }
 }

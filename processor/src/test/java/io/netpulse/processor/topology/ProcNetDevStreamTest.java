@@ -7,19 +7,12 @@ import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.Json;
-import io.netpulse.common.json.JsonSerde;
 import io.netpulse.processor.parse.ParseContext;
 import io.netpulse.processor.parse.ProcNetDevParser;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,28 +27,17 @@ class ProcNetDevStreamTest {
 
   private static final Topics TOPICS = Topics.defaults();
 
-  private TopologyTestDriver driver;
-  private TestInputTopic<String, byte[]> lines;
-  private TestOutputTopic<String, Sample> samples;
-  private TestOutputTopic<String, DeadLetter> dlq;
+  private ParseStepDriver parse;
   private long seq;
 
   @BeforeEach
   void setUp() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proc-net-dev-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(new ParseTopology(TOPICS).build(), props);
-    lines = driver.createInputTopic(TOPICS.lines(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    samples = driver.createOutputTopic(TOPICS.samples(), Serdes.String().deserializer(),
-        JsonSerde.of(Sample.class).deserializer());
-    dlq = driver.createOutputTopic(TOPICS.dlq(), Serdes.String().deserializer(),
-        JsonSerde.of(DeadLetter.class).deserializer());
+    parse = new ParseStepDriver(TOPICS, "proc-net-dev-test");
   }
 
   @AfterEach
   void tearDown() {
-    driver.close();
+    parse.close();
   }
 
   @Test
@@ -69,10 +51,10 @@ class ProcNetDevStreamTest {
       }
       send("sut", ts, line);
     }
-    List<Sample> streamed = samples.readRecordsToList().stream().map(TestRecord::value).toList();
+    List<Sample> streamed = parse.samples.readRecordsToList().stream().map(TestRecord::value).toList();
     List<Sample> batch = new ProcNetDevParser().parse(fixture, ParseContext.streamed(ts)).samples();
 
-    assertThat(dlq.isEmpty()).as("no dead letters").isTrue();
+    assertThat(parse.dlq.isEmpty()).as("no dead letters").isTrue();
     assertThat(streamed).hasSize(batch.size()).isNotEmpty();
     for (int i = 0; i < batch.size(); i++) {
       Sample b = batch.get(i);
@@ -94,12 +76,12 @@ class ProcNetDevStreamTest {
     List<String> rows = fixture().stream().filter(l -> l.contains("npp-a:")).toList();
     send("a", 10_000, rows.get(0));
     send("b", 10_000, rows.get(1)); // another host: no rate against host a's row
-    assertThat(samples.isEmpty()).isTrue();
+    assertThat(parse.samples.isEmpty()).isTrue();
     send("a", 11_000, rows.get(1));
-    assertThat(samples.readRecordsToList()).extracting(r -> r.value().host()).containsOnly("a").hasSize(4);
+    assertThat(parse.samples.readRecordsToList()).extracting(r -> r.value().host()).containsOnly("a").hasSize(4);
     send("a", 11_000 + ProcNetDevRates.MAX_GAP_MS + 1, rows.get(2)); // sampler restarted: baseline only
-    assertThat(samples.isEmpty()).isTrue();
-    assertThat(dlq.isEmpty()).isTrue();
+    assertThat(parse.samples.isEmpty()).isTrue();
+    assertThat(parse.dlq.isEmpty()).isTrue();
   }
 
   @Test
@@ -107,15 +89,15 @@ class ProcNetDevStreamTest {
     List<String> rows = fixture().stream().filter(l -> l.contains("npp-a:")).toList();
     send("a", 10_000, rows.get(1));
     send("a", 11_000, rows.get(0)); // as after a reboot or a wrap
-    assertThat(samples.isEmpty()).isTrue();
-    DeadLetter dead = dlq.readValue();
+    assertThat(parse.samples.isEmpty()).isTrue();
+    DeadLetter dead = parse.dlq.readValue();
     assertThat(dead.error()).contains("proc-net-dev").contains("npp-a").contains("went down");
     send("a", 12_000, rows.get(2)); // and the next row has a rate again, against the new baseline
-    assertThat(samples.readRecordsToList()).hasSize(4).allMatch(r -> r.value().value() >= 0);
+    assertThat(parse.samples.readRecordsToList()).hasSize(4).allMatch(r -> r.value().value() >= 0);
   }
 
   private void send(String host, long ts, String line) {
-    lines.pipeInput(host, Json.bytes(LineEvent.of(host, "proc-net-dev", null, seq++, ts, line)), ts);
+    parse.lines.pipeInput(host, Json.bytes(LineEvent.of(host, "proc-net-dev", null, seq++, ts, line)), ts);
   }
 
   private static List<String> fixture() throws Exception {
