@@ -48,7 +48,7 @@ class InterimSteadyStopTest {
     // the fixed runs first: the first suite in this JVM also pays for its class loading and JIT, on the same two
     // cores as the CPU-bound TCP_CRR
     Path fixedPlan = TestPlans.write(dir, HOSTS, "interim-fixed", """
-        repetitions: 2
+        repetitions: 1
         stop: fixed
         warmup: 2s""", tests.formatted(6, 6).split("\\|"));
     Map<String, JsonNode> f;
