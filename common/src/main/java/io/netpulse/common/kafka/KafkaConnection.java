@@ -47,9 +47,9 @@ public record KafkaConnection(String bootstrapServers, Map<String, String> clien
     return clientProperties(Map.of());
   }
 
-  /** The file's name, or a phrase saying there is none: for messages that tell the user what to check. */
+  /** The file's name, or a phrase saying there is none: for messages that tell the user what to check ("… in X"). */
   public String settingsSource() {
-    return settingsFile == null ? "no --kafka-config file" : settingsFile.toString();
+    return settingsFile == null ? "a --kafka-config file (none given)" : settingsFile.toString();
   }
 
   /** For logs: the servers and which settings were added, by key only. */

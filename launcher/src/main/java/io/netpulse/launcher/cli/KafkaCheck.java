@@ -51,27 +51,23 @@ public final class KafkaCheck {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       String at = "Kafka at " + kafka.bootstrapServers();
       if (t instanceof SslAuthenticationException) {
-        return new UserError("TLS handshake with " + at + " failed (check the ssl.* settings in " + source(kafka)
-            + "): " + t.getMessage());
+        return new UserError("TLS handshake with " + at + " failed (check the ssl.* settings in "
+            + kafka.settingsSource() + "): " + t.getMessage());
       }
       if (t instanceof SaslAuthenticationException) {
-        return new UserError(at + " refused authentication (check sasl.jaas.config in " + source(kafka) + "): "
-            + t.getMessage());
+        return new UserError(at + " refused authentication (check sasl.jaas.config in " + kafka.settingsSource()
+            + "): " + t.getMessage());
       }
       if (t instanceof AuthenticationException) {
         return new UserError(at + " refused authentication (check security.protocol and sasl.mechanism in "
-            + source(kafka) + "): " + t.getMessage());
+            + kafka.settingsSource() + "): " + t.getMessage());
       }
       if (t instanceof AuthorizationException) {
-        return new UserError(at + " refused access to the user of " + source(kafka)
+        return new UserError(at + " refused access to the user of " + kafka.settingsSource()
             + " (it needs ACLs for netpulse's topics and groups): " + t.getMessage());
       }
     }
     return null;
-  }
-
-  private static String source(KafkaConnection kafka) {
-    return kafka.settingsFile() == null ? "a --kafka-config file (none given)" : kafka.settingsFile().toString();
   }
 
   /** Null when the cluster answered. */

@@ -5,16 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.event.ToolOutputEvent;
 import io.netpulse.common.json.Json;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -68,7 +63,7 @@ class InterimSteadyTest {
     phase("run-crr", "new_connections", Phase.MEASURING, start);
     all.stream().filter(l -> l.ts() > settled.ts() && l.ts() <= end + 1_500).forEach(l -> line("run-crr", l));
     phase("run-crr", "new_connections", Phase.STOPPING, end);
-    double value = latestValue("connections_per_s");
+    double value = driver.latestValue("connections_per_s");
     assertThat(value).isCloseTo(meanOfSums(all, start, end), within(0.5));
     // and it is the tools' own figure within this loopback's second-to-second swing (their whole-run sum: 20946.66)
     assertThat(value).isCloseTo(10380.74 + 10565.92, within(0.05 * 20946.66));
@@ -86,7 +81,7 @@ class InterimSteadyTest {
     // stopped 200 ms after the window: each instance's last line ends up to a second before the window does
     all.stream().filter(l -> l.ts() > settled.ts() && l.ts() <= end + 200).forEach(l -> line("run-cut", l));
     phase("run-cut", "new_connections", Phase.STOPPING, end);
-    assertThat(latestValue("connections_per_s")).isCloseTo(meanOfSums(all, start, end), within(0.03 * 20946.66));
+    assertThat(driver.latestValue("connections_per_s")).isCloseTo(meanOfSums(all, start, end), within(0.03 * 20946.66));
   }
 
   @Test
@@ -105,7 +100,7 @@ class InterimSteadyTest {
     output("run-rr", "tcp_rr", "0", "netperf-tcp-rr-D1-0.txt", ended);
     output("run-rr", "tcp_rr", "1", "netperf-tcp-rr-D1-1.txt", ended);
     phase("run-rr", "tcp_rr", Phase.STOPPING, all.get(all.size() - 1).ts() + 500);
-    assertThat(latestValue("trans_per_s")).isCloseTo(44060.57 + 45373.31, within(0.01));
+    assertThat(driver.latestValue("trans_per_s")).isCloseTo(44060.57 + 45373.31, within(0.01));
   }
 
   @Test
@@ -132,7 +127,7 @@ class InterimSteadyTest {
     all.forEach(l -> line("run-all", l));
     phase("run-all", "new_connections", Phase.STOPPING, last);
     // the first line of each instance is taken to cover 1 s (netperf's own says 1.000 and 1.053)
-    assertThat(latestValue("connections_per_s")).isCloseTo(10380.74 + 10565.92, within(0.005 * 20946.66));
+    assertThat(driver.latestValue("connections_per_s")).isCloseTo(10380.74 + 10565.92, within(0.005 * 20946.66));
   }
 
   @Test
@@ -169,17 +164,6 @@ class InterimSteadyTest {
     throw new AssertionError("never steady");
   }
 
-  private double latestValue(String metric) {
-    ResultEvent last = null;
-    for (ResultEvent r : driver.results.readValuesToList()) {
-      if (r.metric().equals(metric)) {
-        last = r;
-      }
-    }
-    assertThat(last).as("a result for " + metric).isNotNull();
-    return last.values().get(1);
-  }
-
   /** The per-second sums over instances of [from, to) (whole seconds), averaged: pieces integrated second by second. */
   private static double meanOfSums(List<Line> all, long from, long to) {
     double total = 0;
@@ -205,9 +189,7 @@ class InterimSteadyTest {
   }
 
   private void phase(String run, String type, Phase phase, long ts) {
-    RunEvent e = new RunEvent(RunEvent.SCHEMA, run, "plan-i", type, 1, phase, ts, null, type, "sut", null)
-        .inExecution("plan-i-1", STEADY);
-    driver.runs.pipeInput(run, Json.bytes(e), ts);
+    driver.phase(run, type, phase, ts, STEADY);
   }
 
   private void line(String run, Line l) {
@@ -218,7 +200,7 @@ class InterimSteadyTest {
   /** A finished tool's output, stamped with its end: the wall clock would be stream time far past the fixture's. */
   private void output(String run, String test, String instance, String fixture, long ended) {
     driver.toolOutput.pipeInput(run, Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, run, test, 1, "peer", "client",
-        "netperf", instance, "netperf -H sut -t TCP_RR -D 1", 0, text(fixture), "", ended - 12_000, ended)), ended);
+        "netperf", instance, "netperf -H sut -t TCP_RR -D 1", 0, WholeProcessorDriver.fixture(fixture), "", ended - 12_000, ended)), ended);
   }
 
   record Line(String instance, long seq, long ts, double rate, String text) {}
@@ -228,7 +210,7 @@ class InterimSteadyTest {
     List<Line> out = new ArrayList<>();
     for (String instance : List.of("0", "1")) {
       long seq = 0;
-      for (String text : text(prefix + "-" + instance + ".txt").lines().toList()) {
+      for (String text : WholeProcessorDriver.fixture(prefix + "-" + instance + ".txt").lines().toList()) {
         Matcher m = INTERIM.matcher(text);
         if (m.find()) {
           out.add(new Line(instance, seq, Math.round(Double.parseDouble(m.group(2)) * 1000),
@@ -239,13 +221,5 @@ class InterimSteadyTest {
     }
     out.sort(Comparator.comparingLong(Line::ts));
     return out;
-  }
-
-  private static String text(String fixture) {
-    try (InputStream in = InterimSteadyTest.class.getResourceAsStream("/io/netpulse/processor/run/" + fixture)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

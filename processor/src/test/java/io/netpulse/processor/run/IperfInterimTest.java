@@ -5,16 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.event.ToolOutputEvent;
 import io.netpulse.common.json.Json;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -50,7 +45,7 @@ class IperfInterimTest {
   @Test
   void stoppedEarlyTheSenderRateIsTheMeanOfItsSecondsOverTheWindowAndTheStopsTotalRowIsIgnored() {
     String fixture = "iperf-sum-only-P2-term.txt";
-    List<String> all = text(fixture).lines().toList();
+    List<String> all = WholeProcessorDriver.fixture(fixture).lines().toList();
     List<Row> rows = rows(fixture);
     long t0 = rows.get(0).arrived() - 1_000; // the client started a second before its first row
     phase("run-stop", Phase.WARMUP, t0);
@@ -68,7 +63,7 @@ class IperfInterimTest {
     long end = rows.get(rows.size() - 1).arrived();
     phase("run-stop", Phase.MEASURING, start);
     phase("run-stop", Phase.STOPPING, end);
-    double value = latestValue("sender_bps");
+    double value = driver.latestValue("sender_bps");
     assertThat(value).isCloseTo(meanByHand(rows, start, end), within(1.0));
     // the rows from 2 s: four whole seconds at 4294967 kbit/s and 0.54 s at 4291038: not the run's total row
     // (4294485, from 0 and so with the first, slower second), which a stopped client prints too
@@ -83,18 +78,18 @@ class IperfInterimTest {
     long ended = rows.get(rows.size() - 1).arrived();
     phase("run-full", Phase.WARMUP, t0);
     phase("run-full", Phase.MEASURING, t0);
-    text(fixture).lines().forEach(l -> line("run-full", l));
+    WholeProcessorDriver.fixture(fixture).lines().forEach(l -> line("run-full", l));
     phase("run-full", Phase.STOPPING, ended);
-    double fromSeconds = latestValue("sender_bps");
+    double fromSeconds = driver.latestValue("sender_bps");
     // iperf's total over 12.0003 s: 4294868 kbit/s; the rows are whole kbit/s, dated by arrival (±10 ms a second)
     assertThat(fromSeconds).isCloseTo(4_294_868e3, within(0.001 * 4_294_868e3));
 
     // fixed mode: the finished client's output reaches tool-output; its printed total is the figure
-    String stdout = text(fixture).lines().map(l -> l.substring(l.indexOf('\t') + 1)).reduce("", (a, b) -> a + b + "\n");
+    String stdout = WholeProcessorDriver.fixture(fixture).lines().map(l -> l.substring(l.indexOf('\t') + 1)).reduce("", (a, b) -> a + b + "\n");
     driver.toolOutput.pipeInput("run-full", Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, "run-full",
         "iperf_bandwidth", 1, "peer", "client", "iperf", "0", "iperf -c sut -i 1 --sum-only -f k -P 2", 0, stdout, "",
         t0, ended)), ended);
-    assertThat(latestValue("sender_bps")).isEqualTo(4_294_868e3);
+    assertThat(driver.latestValue("sender_bps")).isEqualTo(4_294_868e3);
   }
 
   /** Each row's rate over its second, the row dated by its arrival as netpulse does, averaged over [from, to). */
@@ -109,21 +104,8 @@ class IperfInterimTest {
     return amount * 1_000.0 / (to - from);
   }
 
-  private double latestValue(String metric) {
-    ResultEvent last = null;
-    for (ResultEvent r : driver.results.readValuesToList()) {
-      if (r.metric().equals(metric)) {
-        last = r;
-      }
-    }
-    assertThat(last).as("a result for " + metric).isNotNull();
-    return last.values().get(1);
-  }
-
   private void phase(String run, Phase phase, long ts) {
-    RunEvent e = new RunEvent(RunEvent.SCHEMA, run, "plan-i", "iperf_bandwidth", 1, phase, ts, null,
-        "iperf_bandwidth", "sut", null).inExecution("plan-i-1", STEADY);
-    driver.runs.pipeInput(run, Json.bytes(e), ts);
+    driver.phase(run, "iperf_bandwidth", phase, ts, STEADY);
   }
 
   private long seq;
@@ -141,7 +123,7 @@ class IperfInterimTest {
   /** The fixture's interval rows (not the total row from 0), in kbit/s × 1000. */
   private static List<Row> rows(String fixture) {
     List<Row> out = new ArrayList<>();
-    for (String l : text(fixture).lines().toList()) {
+    for (String l : WholeProcessorDriver.fixture(fixture).lines().toList()) {
       Matcher m = ROW.matcher(l);
       if (m.find() && !(Double.parseDouble(m.group(2)) == 0 && Double.parseDouble(m.group(3)) > 1.5)) {
         out.add(new Row(Long.parseLong(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)),
@@ -149,13 +131,5 @@ class IperfInterimTest {
       }
     }
     return out;
-  }
-
-  private static String text(String fixture) {
-    try (InputStream in = IperfInterimTest.class.getResourceAsStream("/io/netpulse/processor/run/" + fixture)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
