@@ -6,11 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.collector.ToolOutput;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.json.Json;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -55,7 +53,7 @@ class InterimSteadyStopTest {
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka-fixed"), 0)) {
       RunEndToEndTest.Run fixed = RunEndToEndTest.run(fixedPlan, "--bootstrap-servers=" + kafka.bootstrapServers());
       assertThat(fixed.exit()).as(fixed.stderr()).isZero();
-      f = byKey(fixed);
+      f = fixed.byTypeAndMetric();
       // what steady mode reports is netperf's own figure restricted to the window: over a whole run, an instance's
       // interim lines (each over its own interval) average to exactly the Trans. Rate it prints at its end
       List<String> runIds = new ArrayList<>();
@@ -82,7 +80,7 @@ class InterimSteadyStopTest {
       RunEndToEndTest.Run steady = RunEndToEndTest.run(steadyPlan, "--bootstrap-servers=" + kafka.bootstrapServers());
       steadyWall = (System.nanoTime() - t0) / 1_000_000_000L;
       assertThat(steady.exit()).as(steady.stderr()).isZero();
-      s = byKey(steady);
+      s = steady.byTypeAndMetric();
       for (String key : new String[] {"new_connections/connections_per_s", "tcp_rr/trans_per_s"}) {
         JsonNode r = s.get(key);
         assertThat(r).as(key + " in " + steady.stdout()).isNotNull();
@@ -202,11 +200,5 @@ class InterimSteadyStopTest {
       }
     }
     return new double[] {amount / seconds, last};
-  }
-
-  private static Map<String, JsonNode> byKey(RunEndToEndTest.Run run) throws Exception {
-    Map<String, JsonNode> m = new HashMap<>();
-    Json.mapper().readTree(run.stdout()).forEach(r -> m.put(r.path("type").asText() + "/" + r.path("metric").asText(), r));
-    return m;
   }
 }

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.json.Json;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -60,12 +58,12 @@ class IperfSteadyStopTest {
       RunEndToEndTest.Run fixed = RunEndToEndTest.run(fixedPlan, "--bootstrap-servers=" + kafka.bootstrapServers());
       assertThat(fixed.exit()).as(fixed.stderr()).isZero();
       // printed with 3 digits (the seed's command has no -f): ±0.25 % at 420 Mbits/sec
-      double fixedSender = byKey(fixed).get("iperf_bandwidth/sender_bps").path("mean").asDouble();
+      double fixedSender = fixed.byTypeAndMetric().get("iperf_bandwidth/sender_bps").path("mean").asDouble();
       long t0 = System.nanoTime();
       RunEndToEndTest.Run steady = RunEndToEndTest.run(steadyPlan, "--bootstrap-servers=" + kafka.bootstrapServers());
       long wall = (System.nanoTime() - t0) / 1_000_000_000L;
       assertThat(steady.exit()).as(steady.stderr()).isZero();
-      Map<String, JsonNode> s = byKey(steady);
+      Map<String, JsonNode> s = steady.byTypeAndMetric();
       assertThat(s.get("iperf_bandwidth/rx_bps").path("runs")).as(steady.stdout()).hasSize(1);
       JsonNode sender = s.get("iperf_bandwidth/sender_bps");
       assertThat(sender).as(steady.stdout()).isNotNull();
@@ -151,11 +149,5 @@ class IperfSteadyStopTest {
     }
     assertThat(total).as("iperf's total row at the stop in " + lines).isNotNull();
     return new double[] {total[0], bits / seconds, total[1]};
-  }
-
-  private static Map<String, JsonNode> byKey(RunEndToEndTest.Run run) throws Exception {
-    Map<String, JsonNode> m = new HashMap<>();
-    Json.mapper().readTree(run.stdout()).forEach(r -> m.put(r.path("type").asText() + "/" + r.path("metric").asText(), r));
-    return m;
   }
 }

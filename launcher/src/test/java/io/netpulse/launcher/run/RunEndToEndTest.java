@@ -130,7 +130,15 @@ class RunEndToEndTest {
     return out;
   }
 
-  record Run(int exit, String stdout, String stderr) {}
+  record Run(int exit, String stdout, String stderr) {
+
+    /** The {@code --output json} entries keyed {@code type/metric}. */
+    java.util.Map<String, JsonNode> byTypeAndMetric() throws Exception {
+      java.util.Map<String, JsonNode> m = new java.util.HashMap<>();
+      Json.mapper().readTree(stdout).forEach(r -> m.put(r.path("type").asText() + "/" + r.path("metric").asText(), r));
+      return m;
+    }
+  }
 
   /** The real command line, in this JVM: stdout (the JSON) and stderr (progress) captured apart. */
   static Run run(Path plan, String... extra) {
