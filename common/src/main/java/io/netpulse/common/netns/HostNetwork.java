@@ -70,8 +70,9 @@ public final class HostNetwork implements AutoCloseable {
         this.label = label;
         long pid = ProcessHandle.current().pid();
         int n = INSTANCES.incrementAndGet();
-        // link names are limited to 15 chars (IFNAMSIZ - 1): base 36 keeps "np<pid>x<n>v<k>" short
-        String linkBase = "np" + Long.toString(pid, 36) + "x" + Integer.toString(n, 36);
+        // link names are limited to 15 chars (IFNAMSIZ - 1): base 36 keeps "np<pid>-<n>-v<k>" short; the dashes
+        // (outside base 36) let StaleHostNetworks read the owner back unambiguously
+        String linkBase = "np" + Long.toString(pid, 36) + "-" + Integer.toString(n, 36) + "-";
         this.bridge = linkBase + "b";
         String nsBase = "np-" + pid + "-" + n + "-h";
         requireLinkName(linkBase + "v" + Integer.toString(hostNames.size(), 36));

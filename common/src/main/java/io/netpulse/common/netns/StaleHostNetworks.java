@@ -17,14 +17,14 @@ import java.util.stream.Stream;
 /**
  * Host networks whose creating process is gone: what a JVM killed with SIGKILL (or by the OOM killer) leaves, since
  * its shutdown hook never ran. A {@link HostNetwork} names its namespaces {@code np-PID-N-hK} and its root-namespace
- * links {@code np<PID base 36>x<N base 36>} + {@code b} (bridge) or {@code vK} (veth), so the owner can be read off
+ * links {@code np<PID base 36>-<N base 36>-} + {@code b} (bridge) or {@code vK} (veth), so the owner can be read off
  * the name. Only empty namespaces are ever removed: a process still running inside is the user's to stop.
  */
 public final class StaleHostNetworks {
     private static final Path NETNS_DIR = Path.of("/run/netns");
     private static final Path SYS_NET = Path.of("/sys/class/net");
     private static final Pattern NAMESPACE = Pattern.compile("np-(\\d{1,10})-(\\d{1,6})-h\\d+");
-    private static final Pattern LINK_SUFFIX = Pattern.compile("b|v[0-9a-z]+");
+    private static final Pattern LINK = Pattern.compile("np([0-9a-z]{1,7})-([0-9a-z]{1,6})-(?:b|v[0-9a-z]{1,4})");
     // a PID is reused only after its process ended; a start this long after the namespace's birth is another process
     private static final Duration CLOCK_SLACK = Duration.ofSeconds(2);
 
@@ -56,11 +56,8 @@ public final class StaleHostNetworks {
             }
         }
         for (String link : list(SYS_NET)) {
-            // base 36 may itself contain 'x', 'b' or 'v': every reading of the name must point to a gone owner
-            List<Owner> readings = linkOwners(link);
-            if (!readings.isEmpty() && readings.stream().allMatch(o -> ownerGone(o, groups.get(o)))) {
-                groups.computeIfAbsent(readings.get(0), o -> new Group()).links.add(link);
-            }
+            linkOwner(link).filter(o -> ownerGone(o, groups.get(o)))
+                    .ifPresent(o -> groups.computeIfAbsent(o, x -> new Group()).links.add(link));
         }
         List<Leftover> stale = new ArrayList<>();
         groups.forEach((owner, group) -> {
@@ -107,25 +104,11 @@ public final class StaleHostNetworks {
         }
     }
 
-    /** Every (pid, instance) that {@code link} can be the name of. */
-    static List<Owner> linkOwners(String link) {
-        List<Owner> owners = new ArrayList<>();
-        if (!link.startsWith("np") || link.length() > 15) {
-            return owners;
-        }
-        String body = link.substring(2);
-        for (int x = body.indexOf('x'); x > 0; x = body.indexOf('x', x + 1)) {
-            String pid36 = body.substring(0, x);
-            String rest = body.substring(x + 1);
-            for (int end = 1; end < rest.length(); end++) {
-                String n36 = rest.substring(0, end);
-                if (LINK_SUFFIX.matcher(rest.substring(end)).matches() && n36.matches("[0-9a-z]+")
-                        && pid36.matches("[0-9a-z]{1,7}")) {
-                    owners.add(new Owner(Long.parseLong(pid36, 36), Integer.parseInt(n36, 36)));
-                }
-            }
-        }
-        return owners;
+    /** The (pid, instance) whose HostNetwork made {@code link}, if it is such a name. */
+    static Optional<Owner> linkOwner(String link) {
+        Matcher m = LINK.matcher(link);
+        return m.matches() ? Optional.of(new Owner(Long.parseLong(m.group(1), 36), Integer.parseInt(m.group(2), 36)))
+                : Optional.empty();
     }
 
     /**

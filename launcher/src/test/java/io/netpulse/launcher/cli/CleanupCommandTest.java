@@ -10,6 +10,7 @@ import io.netpulse.launcher.CliRun;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -24,9 +25,10 @@ class CleanupCommandTest {
   void dryRunListsAKilledJvmsNetworkAndRemovesNothing() throws Exception {
     assumeTrue(HostNetwork.supported(), "needs root to create network namespaces: run as root or with sudo");
     Process child = ShutdownHookProbe.start();
+    long sleeper = -1;
     try {
       String[] names = new BufferedReader(new InputStreamReader(child.getInputStream())).readLine().split(" ");
-      long sleeper = Long.parseLong(names[5]);
+      sleeper = Long.parseLong(names[5]);
       child.destroyForcibly();
       assertThat(child.waitFor(15, TimeUnit.SECONDS)).isTrue();
 
@@ -36,11 +38,15 @@ class CleanupCommandTest {
       assertThat(run.out()).contains("would remove host network of PID " + child.pid() + " (ended): ")
           .contains(names[0]).contains(names[1]).contains(names[2]).contains("busy: processes [" + sleeper + "]");
       assertThat(Path.of("/run/netns", names[1])).as("a dry run removes nothing").exists();
-      ProcessHandle.of(sleeper).ifPresent(ProcessHandle::destroy);
-      ProcessHandle.of(sleeper).ifPresent(p -> p.onExit().join());
     } finally {
       if (child.isAlive()) {
         child.destroyForcibly();
+      }
+      // the sleeper (started by the probe, so ours to end) keeps the network busy: stopped here, also when an
+      // assertion above failed, so that failure is what the report shows
+      for (ProcessHandle p : sleeper > 0 ? ProcessHandle.of(sleeper).stream().toList() : List.<ProcessHandle>of()) {
+        p.destroy();
+        p.onExit().get(10, TimeUnit.SECONDS);
       }
       StaleHostNetworks.find().stream().filter(l -> l.ownerPid() == child.pid()).forEach(StaleHostNetworks::remove);
     }
