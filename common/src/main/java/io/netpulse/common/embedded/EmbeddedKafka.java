@@ -17,6 +17,8 @@ import java.util.concurrent.TimeoutException;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.TopicConfig;
@@ -128,8 +130,12 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   /** Creates missing netpulse topics on any cluster; replication ≤ 0 means the broker's default. */
   public static void createTopics(KafkaConnection kafka, Topics topics, int partitions, short replication) {
+    // the calls' own timeouts, not only get()'s: Admin.close() waits for pending calls, so a call left to its
+    // 60 s default.api.timeout.ms would double the wait on an unreachable cluster
+    int timeoutMs = 30_000;
     try (Admin admin = Admin.create(kafka.clientProperties())) {
-      Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+      Set<String> existing = admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMs)).names()
+          .get(timeoutMs + 1_000, TimeUnit.MILLISECONDS);
       List<NewTopic> missing = new ArrayList<>();
       for (String name : topics.all()) {
         if (existing.contains(name)) {
@@ -143,7 +149,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         missing.add(topic);
       }
       if (!missing.isEmpty()) {
-        admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+        admin.createTopics(missing, new CreateTopicsOptions().timeoutMs(timeoutMs)).all()
+            .get(timeoutMs + 1_000, TimeUnit.MILLISECONDS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

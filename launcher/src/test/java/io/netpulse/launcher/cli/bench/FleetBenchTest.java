@@ -38,21 +38,21 @@ class FleetBenchTest {
         .satisfies(s -> assertThat(s.value()).isBetween(200.0, 250.0));
   }
 
-  /** A short real run: 50 hosts for 20 s print their figures every 5 s, and the processor keeps up. */
+  /** A short real run: 50 hosts for 10 s print their figures every 5 s, and the processor keeps up. */
   @Test
-  void fiftyHostsForTwentySeconds(@TempDir Path dir) throws Exception {
+  void fiftyHostsForTenSeconds(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    FleetBench.Verdict v = FleetBench.run(dir, 50, Duration.ofSeconds(20), Duration.ofSeconds(5), 1, 2,
+    FleetBench.Verdict v = FleetBench.run(dir, 50, Duration.ofSeconds(10), Duration.ofSeconds(5), 1, 2,
         ProcessorSettings.DEFAULTS, out);
     String text = bytes.toString(StandardCharsets.UTF_8);
     System.out.print(text); // the figures, for whoever reads the test report
 
-    assertThat(v.reports()).hasSize(4);
+    assertThat(v.reports()).hasSize(2);
     assertThat(text).contains("fleet: 50 hosts").contains("lag ").contains("heap after GC").contains("verdict:");
-    FleetBench.Report last = v.reports().get(3);
+    FleetBench.Report last = v.reports().get(1);
     // 50 hosts × (6 sar + 9 ss lines) a second: ~750 lines/s; a loaded machine may lose a few ticks
-    assertThat(last.linesEmitted()).isBetween(50L * 15 * 10, 50L * 15 * 21);
+    assertThat(last.linesEmitted()).isBetween(50L * 15 * 5, 50L * 15 * 11);
     assertThat(last.linesSent()).isPositive();
     // the processor reads along: lag stays within a few seconds of lines, not the whole run's
     assertThat(last.lag()).isLessThan(last.linesEmitted() / 2);
