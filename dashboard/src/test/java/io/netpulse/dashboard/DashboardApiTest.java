@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.Topics;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.event.RunEvent.Phase;
-import io.netpulse.common.json.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -28,9 +28,8 @@ class EmbeddedKafkaLogDirFailureTest {
     try {
       kafka.createTopics(Topics.defaults(), 1);
       int port = Integer.parseInt(kafka.bootstrapServers().substring(kafka.bootstrapServers().lastIndexOf(':') + 1));
-      try (var files = java.nio.file.Files.walk(kafka.logDir())) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      // moved away in one step: deleting file by file raced with the broker writing its checkpoint .tmp files
+      java.nio.file.Files.move(kafka.logDir(), dir.resolve("log-dir-moved-away"));
       // a new partition needs its directory: the broker finds its only log dir gone
       try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
         try {

@@ -7,7 +7,6 @@ import io.netpulse.processor.parse.ParseResult;
 import io.netpulse.processor.parse.ProcNetDevParser;
 import io.netpulse.processor.parse.ProcNetDevParser.Counters;
 import io.netpulse.processor.parse.ProcNetDevParser.Row;
-import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
