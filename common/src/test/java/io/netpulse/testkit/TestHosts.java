@@ -234,6 +234,21 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
         return network().run(host, List.of(command), Duration.ofSeconds(30));
     }
 
+    /** Waits until a TCP socket in {@code host} listens on {@code port} (IPv4 or IPv6), at most 10 s. */
+    public void awaitListening(NetHost host, int port) {
+        String hex = String.format(":%04X ", port);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            // state 0A = LISTEN in /proc/net/tcp{,6}
+            if (exec(host, "sh", "-c", "cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; true").lines()
+                    .anyMatch(l -> l.contains(hex) && l.contains(" 0A "))) {
+                return;
+            }
+            sleep(50);
+        }
+        throw new AssertionError("nothing listens on port " + port + " in " + host.name() + " after 10 s");
+    }
+
     private static void deleteTree(Path dir) {
         if (dir == null || !Files.exists(dir)) {
             return;

@@ -63,7 +63,7 @@ class TestHostsTest {
                 Files.readString(Path.of("/sys/class/net", sut.bridgePort(), "statistics/tx_bytes")).trim());
 
         Process server = HOSTS.network().start(sut, List.of("iperf3", "-s", "-1", "-B", sut.address()));
-        awaitPort(sut, 5201);
+        HOSTS.awaitListening(sut, 5201);
         String json = HOSTS.network().run(peer, List.of("iperf3", "-c", sut.address(), "-t", "2", "-J"),
                 Duration.ofSeconds(20));
         server.waitFor();
@@ -81,18 +81,6 @@ class TestHostsTest {
         assertThat(bridgeTxDelta).as("bridge port tx bytes").isGreaterThanOrEqualTo(received);
         System.out.printf("iperf3 2 s peer->sut: %d bytes, %.2f Gbit/s; sut rx %d bytes%n", received,
                 end.path("sum_received").path("bits_per_second").asDouble() / 1e9, rxDelta);
-    }
-
-    private static void awaitPort(NetHost host, int port) throws InterruptedException {
-        String hex = String.format(":%04X ", port);
-        for (int i = 0; i < 100; i++) {
-            // state 0A = LISTEN in /proc/net/tcp
-            if (HOSTS.exec(host, "cat", "/proc/net/tcp").lines().anyMatch(l -> l.contains(hex) && l.contains(" 0A "))) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("nothing listening on port " + port + " in " + host.name());
     }
 
     static long rxBytes(String procNetDev, String iface) {

@@ -57,7 +57,7 @@ class SkeletonEndToEndTest {
         sar.start();
 
         HOSTS.network().start(sut, List.of("iperf3", "-s", "-B", sut.address(), "-p", "5201"));
-        Thread.sleep(500);
+        HOSTS.awaitListening(sut, 5201);
         HOSTS.network().start(peer, List.of("iperf3", "-c", sut.address(), "-p", "5201",
             "-t", "30", "-b", "400M", "-i", "0"));
         Thread.sleep(2500); // past TCP slow start

@@ -23,6 +23,7 @@ import java.util.stream.IntStream;
  */
 public final class HostNetwork implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    private static boolean namesakesRemoved; // guarded by HostNetwork.class
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
     private static final int MAX_HOSTS = 253; // .1 … .253; .254 is the bridge
     private static final Path IPV6_CONF = Path.of("/proc/sys/net/ipv6/conf");
@@ -69,6 +70,7 @@ public final class HostNetwork implements AutoCloseable {
     private HostNetwork(String label, List<String> hostNames) {
         this.label = label;
         long pid = ProcessHandle.current().pid();
+        removeEarlierNamesakes(pid);
         int n = INSTANCES.incrementAndGet();
         // link names are limited to 15 chars (IFNAMSIZ - 1): base 36 keeps "np<pid>-<n>-v<k>" short; the dashes
         // (outside base 36) let StaleHostNetworks read the owner back unambiguously
@@ -305,6 +307,25 @@ public final class HostNetwork implements AutoCloseable {
         if (IpTool.ipBinary().isEmpty()) {
             throw new HostNetworkException("the 'ip' command (iproute2) is not installed: install iproute2");
         }
+    }
+
+    /**
+     * Before this JVM's first network: what an earlier process with the same PID left (killed before its shutdown
+     * hook ran) has the names this JVM is about to use, and would fail its {@code ip netns add} with "File exists".
+     */
+    private static synchronized void removeEarlierNamesakes(long pid) {
+        if (namesakesRemoved) {
+            return;
+        }
+        for (StaleHostNetworks.Leftover left : StaleHostNetworks.namedFor(pid)) {
+            try {
+                StaleHostNetworks.remove(left);
+            } catch (HostNetworkException e) {
+                throw new HostNetworkException("an earlier process with this PID (" + pid + ") left host networks "
+                        + "under the names this one uses: " + e.getMessage(), e);
+            }
+        }
+        namesakesRemoved = true;
     }
 
     private static void requireLinkName(String name) {

@@ -47,6 +47,18 @@ public final class StaleHostNetworks {
 
     /** Every leftover of a HostNetwork whose owner process has ended, in owner order. */
     public static List<Leftover> find() {
+        return leftovers(StaleHostNetworks::ownerGone);
+    }
+
+    /**
+     * Everything named for {@code pid}, whatever its age: called by a JVM before it makes its first network, when
+     * anything under its own PID must be from an earlier process that had the same PID (pid_max may be 32768).
+     */
+    static List<Leftover> namedFor(long pid) {
+        return leftovers((owner, group) -> owner.pid == pid);
+    }
+
+    private static List<Leftover> leftovers(java.util.function.BiPredicate<Owner, Group> select) {
         Map<Owner, Group> groups = new TreeMap<>();
         for (String ns : list(NETNS_DIR)) {
             Matcher m = NAMESPACE.matcher(ns);
@@ -56,18 +68,17 @@ public final class StaleHostNetworks {
             }
         }
         for (String link : list(SYS_NET)) {
-            linkOwner(link).filter(o -> ownerGone(o, groups.get(o)))
-                    .ifPresent(o -> groups.computeIfAbsent(o, x -> new Group()).links.add(link));
+            linkOwner(link).ifPresent(o -> groups.computeIfAbsent(o, x -> new Group()).links.add(link));
         }
-        List<Leftover> stale = new ArrayList<>();
+        List<Leftover> selected = new ArrayList<>();
         groups.forEach((owner, group) -> {
-            if (ownerGone(owner, group)) {
+            if (select.test(owner, group)) {
                 List<Long> busy = new ArrayList<>();
                 group.namespaces.forEach(ns -> busy.addAll(pidsIn(ns)));
-                stale.add(new Leftover(owner.pid, owner.instance, group.namespaces, group.links, busy));
+                selected.add(new Leftover(owner.pid, owner.instance, group.namespaces, group.links, busy));
             }
         });
-        return stale;
+        return selected;
     }
 
     /**
@@ -121,7 +132,7 @@ public final class StaleHostNetworks {
             return true;
         }
         Optional<Instant> started = process.get().info().startInstant();
-        Optional<Instant> born = group == null ? Optional.empty() : group.namespaces.stream()
+        Optional<Instant> born = group.namespaces.stream()
                 .map(ns -> modified(NETNS_DIR.resolve(ns))).flatMap(Optional::stream).min(Instant::compareTo);
         return started.isPresent() && born.isPresent() && started.get().isAfter(born.get().plus(CLOCK_SLACK));
     }

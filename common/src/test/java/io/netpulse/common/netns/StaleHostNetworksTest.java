@@ -46,6 +46,32 @@ class StaleHostNetworksTest {
     }
 
     @Test
+    void namesUnderThisPidAreFoundWhateverTheirAge() {
+        assumeTrue(HostNetwork.supported(), "needs root to create network namespaces: run as root or with sudo");
+        // what an earlier JVM with this PID would have left: this JVM counts as its owner (alive, not "gone"), so
+        // only namedFor, which HostNetwork calls before its first network, finds it
+        long pid = ProcessHandle.current().pid();
+        int instance = 900;
+        String ns = "np-" + pid + "-" + instance + "-h1";
+        String bridge = "np" + Long.toString(pid, 36) + "-" + Integer.toString(instance, 36) + "-b";
+        IpTool.ip("netns", "add", ns);
+        try {
+            IpTool.ip("link", "add", bridge, "type", "bridge");
+            Leftover left = StaleHostNetworks.namedFor(pid).stream().filter(l -> l.instance() == instance)
+                    .findFirst().orElseThrow();
+            assertThat(left.namespaces()).containsExactly(ns);
+            assertThat(left.links()).containsExactly(bridge);
+            assertThat(StaleHostNetworks.find()).noneMatch(l -> l.ownerPid() == pid);
+
+            StaleHostNetworks.remove(left);
+            assertThat(Path.of("/run/netns", ns)).doesNotExist();
+            assertThat(Path.of("/sys/class/net", bridge)).doesNotExist();
+        } finally {
+            HostNetworkShutdownTest.removeLeftovers(new String[] {bridge, ns, ns, bridge, bridge});
+        }
+    }
+
+    @Test
     void aKilledOwnersNetworkIsFoundKeptWhileBusyAndThenRemoved() throws Exception {
         assumeTrue(HostNetwork.supported(), "needs root to create network namespaces: run as root or with sudo");
         Process child = ShutdownHookProbe.start();

@@ -69,21 +69,22 @@ class CollectorCommandMetricsTest {
       kafka.createTopics(topics, 1);
       CompletableFuture<Result> agent = CompletableFuture.supplyAsync(() -> collector("agent", "--host", "metrics-host",
           "--samplers", "ss-summary", "--bootstrap-servers", kafka.bootstrapServers(),
-          "--data-dir", dir.resolve("agent").toString(), "--duration", "8", "--metrics-port", Integer.toString(port),
+          "--data-dir", dir.resolve("agent").toString(), "--duration", "15", "--metrics-port", Integer.toString(port),
           "--metrics-token", "tok"));
       URI url = URI.create("http://127.0.0.1:" + port + "/metrics");
       HttpClient http = HttpClient.newHttpClient();
       Pattern sent = Pattern.compile(
           "^netpulse_collector_lines_sent_total\\{host=\"metrics-host\",source=\"ss-summary\"} (\\d+)$",
           Pattern.MULTILINE);
-      await().atMost(Duration.ofSeconds(8)).ignoreExceptions().until(() -> {
+      // the token check first, while the agent surely runs; the 15 s it runs bound the wait for a sent line
+      await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() ->
+          http.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 401);
+      await().atMost(Duration.ofSeconds(14)).ignoreExceptions().until(() -> {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(url).header("Authorization", "Bearer tok").build(),
             HttpResponse.BodyHandlers.ofString());
         Matcher m = sent.matcher(r.body());
         return r.statusCode() == 200 && m.find() && Long.parseLong(m.group(1)) > 0;
       });
-      assertThat(http.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.ofString()).statusCode())
-          .isEqualTo(401);
       Result done = agent.get();
       assertThat(done.exit()).as(done.err()).isZero();
     }

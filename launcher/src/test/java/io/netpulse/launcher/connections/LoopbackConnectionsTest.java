@@ -29,7 +29,7 @@ class LoopbackConnectionsTest {
     StringWriter clientOut = new StringWriter();
     StringWriter clientErr = new StringWriter();
     ConnectionClient client = new ConnectionClient(new ClientSettings(InetAddress.getLoopbackAddress(), ports,
-        List.of(), 3000, 500, Duration.ofSeconds(2), Duration.ofSeconds(10), 100),
+        List.of(), 3000, 500, Duration.ofSeconds(5), Duration.ofSeconds(10), 100),
         new PrintWriter(clientOut, true), new PrintWriter(clientErr, true));
     CompletableFuture<Void> holding = CompletableFuture.runAsync(client::run);
     try {
@@ -38,7 +38,7 @@ class LoopbackConnectionsTest {
       assertThat(establishedOnServerPorts(ports, List.of())).isEqualTo(3000);
       assertThat(client.stats().open()).isEqualTo(3000);
       assertThat(client.stats().failed()).isZero();
-      holding.get(GENEROUS.toSeconds(), TimeUnit.SECONDS); // the 2 s hold ends the client by itself
+      holding.get(GENEROUS.toSeconds(), TimeUnit.SECONDS); // the 5 s hold (time for the checks above on a loaded machine) ends the client by itself
       await().atMost(GENEROUS).until(() -> server.stats().open() == 0);
       assertThat(establishedOnServerPorts(ports, List.of())).isZero();
       assertThat(server.stats().accepted()).isEqualTo(3000);

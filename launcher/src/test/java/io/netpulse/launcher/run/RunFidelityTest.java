@@ -177,7 +177,9 @@ class RunFidelityTest {
       for (int i = 0; i < streams; i++) {
         servers.add(net.start(HOSTS.sut(), List.of("netserver", "-D", "-p", String.valueOf(firstPort + i))));
       }
-      Thread.sleep(500); // as the launcher: servers bind their ports within this time
+      for (int i = 0; i < streams; i++) {
+        HOSTS.awaitListening(HOSTS.sut(), firstPort + i);
+      }
       for (Process s : servers) {
         assertThat(s.isAlive()).as("manual netserver (" + label + ") started").isTrue();
       }
