@@ -116,7 +116,7 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
             knownHosts = workDir.resolve("known_hosts");
             Files.write(knownHosts, knownHostLines);
             for (int i = 0; i < sshds.size(); i++) {
-                awaitListening(network.hosts().get(i), sshds.get(i));
+                awaitSshd(network.hosts().get(i), sshds.get(i));
             }
         } catch (IOException | RuntimeException e) {
             close();
@@ -145,7 +145,7 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
                 "");
     }
 
-    private void awaitListening(NetHost host, Process sshd) throws IOException {
+    private void awaitSshd(NetHost host, Process sshd) throws IOException {
         long deadline = System.nanoTime() + SSHD_READY_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!sshd.isAlive()) {
@@ -234,7 +234,11 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
         return network().run(host, List.of(command), Duration.ofSeconds(30));
     }
 
-    /** Waits until a TCP socket in {@code host} listens on {@code port} (IPv4 or IPv6), at most 10 s. */
+    /**
+     * Waits until a TCP socket in {@code host} listens on {@code port} (IPv4 or IPv6), at most 10 s. Read from the
+     * host's socket table rather than by connecting (as for sshd): a probe connection would count as a client to a
+     * traffic server, and end an {@code iperf3 -s -1}.
+     */
     public void awaitListening(NetHost host, int port) {
         String hex = String.format(":%04X ", port);
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

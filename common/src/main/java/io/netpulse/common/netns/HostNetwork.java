@@ -72,12 +72,8 @@ public final class HostNetwork implements AutoCloseable {
         long pid = ProcessHandle.current().pid();
         removeEarlierNamesakes(pid);
         int n = INSTANCES.incrementAndGet();
-        // link names are limited to 15 chars (IFNAMSIZ - 1): base 36 keeps "np<pid>-<n>-v<k>" short; the dashes
-        // (outside base 36) let StaleHostNetworks read the owner back unambiguously
-        String linkBase = "np" + Long.toString(pid, 36) + "-" + Integer.toString(n, 36) + "-";
-        this.bridge = linkBase + "b";
-        String nsBase = "np-" + pid + "-" + n + "-h";
-        requireLinkName(linkBase + "v" + Integer.toString(hostNames.size(), 36));
+        this.bridge = linkName(pid, n, "b");
+        requireLinkName(linkName(pid, n, "v" + Integer.toString(hostNames.size(), 36)));
         this.shutdownHook = new Thread(this::closeQuietly, "netpulse-hostnetwork-" + label + "-cleanup");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
@@ -97,8 +93,8 @@ public final class HostNetwork implements AutoCloseable {
             IpTool.ip("link", "set", bridge, "up");
             List<NetHost> built = new ArrayList<>();
             for (int k = 1; k <= hostNames.size(); k++) {
-                NetHost host = new NetHost(hostNames.get(k - 1), nsBase + k, prefix(octet) + k, "eth0",
-                        linkBase + "v" + Integer.toString(k, 36));
+                NetHost host = new NetHost(hostNames.get(k - 1), namespaceName(pid, n, k), prefix(octet) + k, "eth0",
+                        linkName(pid, n, "v" + Integer.toString(k, 36)));
                 addHost(host);
                 built.add(host);
             }
@@ -307,6 +303,20 @@ public final class HostNetwork implements AutoCloseable {
         if (IpTool.ipBinary().isEmpty()) {
             throw new HostNetworkException("the 'ip' command (iproute2) is not installed: install iproute2");
         }
+    }
+
+    /** Host {@code k}'s namespace in this process's network {@code n}: {@code np-PID-N-hK}. */
+    static String namespaceName(long pid, int n, int k) {
+        return "np-" + pid + "-" + n + "-h" + k;
+    }
+
+    /**
+     * A root-namespace link of network {@code n}: {@code np<pid>-<n>-} + {@code b} (bridge) or {@code vK} (veth).
+     * Names are limited to 15 chars (IFNAMSIZ - 1), so the numbers are in base 36; the dashes, outside base 36,
+     * let {@link StaleHostNetworks} read the owner back one way only.
+     */
+    static String linkName(long pid, int n, String suffix) {
+        return "np" + Long.toString(pid, 36) + "-" + Integer.toString(n, 36) + "-" + suffix;
     }
 
     /**

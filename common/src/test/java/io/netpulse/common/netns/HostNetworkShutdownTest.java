@@ -55,7 +55,12 @@ class HostNetworkShutdownTest {
 
     /** When the hook failed, a test still owes the machine a clean state: the probe's processes and links. */
     static void removeLeftovers(String[] names) {
-        for (String ns : List.of(names[1], names[2])) {
+        removeLeftovers(List.of(names[1], names[2]), List.of(names[0], names[3], names[4]));
+    }
+
+    /** Stops what runs in {@code namespaces}, deletes them, then whichever of {@code links} remain. */
+    static void removeLeftovers(List<String> namespaces, List<String> links) {
+        for (String ns : namespaces) {
             if (Files.exists(Path.of("/run/netns", ns))) {
                 List<ProcessHandle> inside = IpTool.ip("netns", "pids", ns).lines().map(String::strip)
                         .filter(s -> !s.isEmpty()).map(Long::parseLong).map(ProcessHandle::of)
@@ -64,7 +69,7 @@ class HostNetworkShutdownTest {
                 IpTool.ip("netns", "del", ns);
             }
         }
-        for (String link : List.of(names[0], names[3], names[4])) {
+        for (String link : links) {
             try {
                 IpTool.ip("link", "del", link);
             } catch (HostNetworkException e) {

@@ -52,8 +52,8 @@ class StaleHostNetworksTest {
         // only namedFor, which HostNetwork calls before its first network, finds it
         long pid = ProcessHandle.current().pid();
         int instance = 900;
-        String ns = "np-" + pid + "-" + instance + "-h1";
-        String bridge = "np" + Long.toString(pid, 36) + "-" + Integer.toString(instance, 36) + "-b";
+        String ns = HostNetwork.namespaceName(pid, instance, 1);
+        String bridge = HostNetwork.linkName(pid, instance, "b");
         IpTool.ip("netns", "add", ns);
         try {
             IpTool.ip("link", "add", bridge, "type", "bridge");
@@ -67,7 +67,7 @@ class StaleHostNetworksTest {
             assertThat(Path.of("/run/netns", ns)).doesNotExist();
             assertThat(Path.of("/sys/class/net", bridge)).doesNotExist();
         } finally {
-            HostNetworkShutdownTest.removeLeftovers(new String[] {bridge, ns, ns, bridge, bridge});
+            HostNetworkShutdownTest.removeLeftovers(List.of(ns), List.of(bridge));
         }
     }
 
