@@ -258,8 +258,10 @@ class LoopbackToolsTest {
     onFreePorts(base -> {
       TestProcedure p = build("{ type: iperf_bandwidth, duration: 1s, port: " + base + " }");
       startServers(p, base);
-      // steady mode (the default): one sum row a second for both streams, in whole kbit/s, which the launcher streams
-      assertThat(runClients(p).get(0)).containsPattern("\\[SUM-2\\] 0\\.0000-1\\.0000 sec +\\d+ KBytes +\\d+ Kbits/sec");
+      // steady mode (the default): one sum row a second for both streams, in whole kbit/s, which the launcher streams.
+      // On a loaded machine the 1 s interval and the end of a 1 s run coincide: iperf 2.1.8 then printed
+      // "[SUM-4] 0.0000-1.0006 sec" (CI, 2026-11-30), so neither the count nor the exact end is fixed
+      assertThat(runClients(p).get(0)).containsPattern("\\[SUM-\\d+\\] 0\\.0000-1\\.\\d{4} sec +\\d+ KBytes +\\d+ Kbits/sec");
     });
   }
 
