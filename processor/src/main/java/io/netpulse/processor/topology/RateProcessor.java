@@ -42,8 +42,11 @@ import org.apache.kafka.streams.state.Stores;
  * changelog record per sample instead of three (put, put after emitting, delete at expiry; with the
  * store's cache ~2.3), and no cache (figures in the README's processor benchmark). A series that
  * stops deletes its slots once. Buckets are stored as they were on arrival, dirty marks included,
- * so after a restore the windows of the last seconds are emitted again, with the same values:
- * at least once, never lost.
+ * so after a restore the open windows of the last seconds are emitted again, whole, with the same
+ * values: at least once, never lost, never partial. A window that closed before the commit a
+ * restore starts from is not emitted again: its final value went out with the record that closed
+ * it (same transaction), and its first seconds may no longer be in the store. Emitting it from
+ * the store's marks gave windows of 1-9 seconds after every restart ({@code RateRestartTest}).
  */
 final class RateProcessor implements Processor<String, Sample, String, RateEvent> {
 
@@ -63,6 +66,8 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
   private long lastNewestClosedTen = Long.MIN_VALUE;
   private long lastEvictedBelowMs = Long.MIN_VALUE;
   private long streamTimeMs = Long.MIN_VALUE;
+  /** the second the close time (stream time − grace) was in when windows were last emitted for closing */
+  private long lastClosedSecond = Long.MIN_VALUE;
   private ProcessorContext<String, RateEvent> context;
   private KeyValueStore<String, SecondBucket> store;
 
@@ -95,9 +100,16 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
       }
     }
     // slots not yet overwritten hold long-expired seconds: not emitted again
-    long expiredBelowMs = streamTimeMs - graceMs - TEN_MS;
+    long closeMs = streamTimeMs - graceMs;
+    long expiredBelowMs = closeMs - TEN_MS;
     series.values().forEach(buckets -> buckets.headMap(expiredBelowMs, true).clear());
     series.values().removeIf(TreeMap::isEmpty);
+    // A bucket's dirty marks are as they were when it was stored, when more of its 10-s windows were open. Those
+    // that have closed since were emitted whole when they closed (see process), and their first seconds may be
+    // gone now: emitting them again would send a window of a few seconds as if it were the whole.
+    long firstOpenTen = firstOpenTen(closeMs);
+    series.values().forEach(buckets -> buckets.values().forEach(b -> b.forgetTenBefore(firstOpenTen)));
+    lastClosedSecond = Math.floorDiv(closeMs, SECOND_MS);
     context.schedule(emitEvery, PunctuationType.WALL_CLOCK_TIME, now -> emitAndEvict());
   }
 
@@ -110,6 +122,13 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
     long ts = s.ts() > 0 ? s.ts() : record.timestamp();
     streamTimeMs = Math.max(streamTimeMs, ts);
     long closeMs = streamTimeMs - graceMs;
+    if (Math.floorDiv(closeMs, SECOND_MS) != lastClosedSecond) {
+      // Windows closed by this record are emitted with it, not at the next wall-clock tick: a commit between the
+      // two would keep the stream time that closed them and lose their last value (a restart does not re-emit a
+      // closed window, whose first seconds may be gone from the store).
+      lastClosedSecond = Math.floorDiv(closeMs, SECOND_MS);
+      emitAndEvict();
+    }
     long start = ts - Math.floorMod(ts, SECOND_MS);
     if (start + TEN_MS <= closeMs) {
       return; // every window holding this second has closed
@@ -126,8 +145,7 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
       b.addToSecond(s.value());
     }
     // the 10-s windows holding this second start at start-9 s .. start; the older ones may be closed
-    long firstOpenTen = Math.floorDiv(closeMs - TEN_MS, SECOND_MS) * SECOND_MS + SECOND_MS;
-    b.markTenDirtyFrom(Math.max(start - TEN_MS + SECOND_MS, firstOpenTen));
+    b.markTenDirtyFrom(Math.max(start - TEN_MS + SECOND_MS, firstOpenTen(closeMs)));
     store.put(storeKey(key, start), b);
     dirtySeries.add(key);
   }
@@ -219,6 +237,11 @@ final class RateProcessor implements Processor<String, Sample, String, RateEvent
     }
     return new RateEvent(RateEvent.SCHEMA, any.host, any.iface, any.metric, any.unit, "10s", startMs,
         startMs + TEN_MS, count == 0 ? 0 : sum / count, min, max, count);
+  }
+
+  /** Start of the earliest 10-s window still open when windows ending at or before {@code closeMs} have closed. */
+  private static long firstOpenTen(long closeMs) {
+    return Math.floorDiv(closeMs - TEN_MS, SECOND_MS) * SECOND_MS + SECOND_MS;
   }
 
   private String storeKey(String seriesKey, long startMs) {

@@ -63,6 +63,13 @@ final class SecondBucket {
     tenDirtyFromMs = Math.min(tenDirtyFromMs, windowStartMs);
   }
 
+  /** Drops the dirty marks of 10-s windows that start before {@code windowStartMs} (they have closed). */
+  void forgetTenBefore(long windowStartMs) {
+    if (tenDirtyFromMs < windowStartMs) {
+      tenDirtyFromMs = windowStartMs <= startMs ? windowStartMs : Long.MAX_VALUE;
+    }
+  }
+
   boolean dirty() {
     return secondDirty || tenDirtyFromMs != Long.MAX_VALUE;
   }
