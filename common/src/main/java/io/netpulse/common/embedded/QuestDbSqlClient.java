@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /** SQL over QuestDB's HTTP {@code /exec} endpoint, rows keyed by column name. */
-final class QuestDbSqlClient {
+public final class QuestDbSqlClient {
 
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   static final Duration QUERY_TIMEOUT = Duration.ofSeconds(30);
@@ -24,12 +24,12 @@ final class QuestDbSqlClient {
   private final String baseUrl;
   private final HttpClient http;
 
-  QuestDbSqlClient(String baseUrl) {
+  public QuestDbSqlClient(String baseUrl) {
     this.baseUrl = baseUrl;
     this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
   }
 
-  List<Map<String, Object>> query(String sql) {
+  public List<Map<String, Object>> query(String sql) {
     URI uri = URI.create(baseUrl + "/exec?query=" + URLEncoder.encode(sql, StandardCharsets.UTF_8));
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(QUERY_TIMEOUT).GET().build();
     HttpResponse<byte[]> response;

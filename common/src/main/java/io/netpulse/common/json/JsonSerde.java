@@ -14,13 +14,36 @@ public final class JsonSerde<T> implements Serde<T> {
   private final Deserializer<T> deserializer;
 
   public JsonSerde(Class<T> type) {
+    this(type, Integer.MAX_VALUE);
+  }
+
+  private JsonSerde(Class<T> type, int maxBytes) {
     this.type = type;
-    this.serializer = (topic, data) -> data == null ? null : Json.bytes(data);
+    this.serializer = (topic, data) -> {
+      if (data == null) {
+        return null;
+      }
+      byte[] bytes = Json.bytes(data);
+      if (bytes.length > maxBytes) {
+        throw new SerializationException("a " + type.getSimpleName() + " of " + bytes.length + " bytes for " + topic
+            + " is over the " + maxBytes + "-byte record limit");
+      }
+      return bytes;
+    };
     this.deserializer = this::deserialize;
   }
 
   public static <T> JsonSerde<T> of(Class<T> type) {
     return new JsonSerde<>(type);
+  }
+
+  /**
+   * The same serde, whose serializer refuses (SerializationException) a value over {@code maxBytes}: a client can
+   * then deal with that one record, where a producer that is sent it fails it with RecordTooLargeException, and a
+   * transactional producer fails its whole transaction with it.
+   */
+  public JsonSerde<T> limitedTo(int maxBytes) {
+    return new JsonSerde<>(type, maxBytes);
   }
 
   public T deserialize(String topic, byte[] data) {

@@ -3,6 +3,7 @@ package io.netpulse.launcher.cli;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.processor.ProcessorApp;
+import io.netpulse.processor.health.ProcessorHealth;
 import io.netpulse.processor.store.InfluxStore;
 import io.netpulse.processor.store.RatesToStore;
 import java.nio.file.Path;
@@ -46,14 +47,29 @@ public final class ProcessorCommand implements Callable<Integer> {
       KafkaCheck.requireNotRefused(kafka);
     }
     createTopics(kafka);
-    CountDownLatch stopped = new CountDownLatch(1);
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    CountDownLatch closed = new CountDownLatch(1);
+    // The JVM exits as soon as its shutdown hooks return: the hook waits until the main thread has closed
+    // Streams (commit, store checkpoints, leave the group), or a SIGTERM would leave tasks the next start finds
+    // corrupted.
+    Thread hook = new Thread(() -> {
+      stopRequested.countDown();
+      try {
+        if (!closed.await(ProcessorApp.CLOSE_TIMEOUT.toSeconds() + RatesToStore.CLOSE_TIMEOUT.toSeconds() + 5,
+            TimeUnit.SECONDS)) {
+          System.err.println("processor: not closed in time; exiting anyway");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "netpulse-processor-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
     try (ProcessorApp app = ProcessorApp.start(kafka, pipeline.topics(),
             pipeline.dataDir.resolve("streams"), applicationId, settings);
         InfluxStore store = pipeline.influxUrl == null ? null : new InfluxStore(pipeline.influxUrl,
             pipeline.influxToken(), pipeline.influxOrg, pipeline.influxBucket);
         RatesToStore writer = store == null ? null
             : new RatesToStore(kafka, pipeline.topics(), store)) {
-      Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
       if (writer != null) {
         writer.start();
       }
@@ -63,10 +79,15 @@ public final class ProcessorCommand implements Callable<Integer> {
         System.err.println("processor running: " + applicationId + " on " + kafka.describe()
             + " (" + settings.describe() + ")" + (writer == null ? "" : "; storing to " + pipeline.influxUrl));
       }
-      while (!stopped.await(HEALTH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) {
+      while (!stopRequested.await(HEALTH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) {
         report(health, app, writer);
       }
+      System.err.println("processor stopping: closing Kafka Streams (up to "
+          + ProcessorApp.CLOSE_TIMEOUT.toSeconds() + " s)");
+    } finally {
+      closed.countDown();
     }
+    System.err.println("processor stopped");
     return 0;
   }
 
@@ -101,12 +122,14 @@ public final class ProcessorCommand implements Callable<Integer> {
     return false;
   }
 
+  /** Checked every interval even without a health file: a stall or an outage is logged either way. */
   private static void report(HealthFile health, ProcessorApp app, RatesToStore writer) {
+    ProcessorHealth.Report report = app.health().check();
     if (health == null) {
       return;
     }
     String store = writer == null ? "" : " stored_rates=" + writer.storedRates() + " stored_results="
         + writer.storedResults() + " bad_records=" + writer.badRecords() + " retried_batches=" + writer.retriedBatches();
-    health.write(app.state() + " at=" + System.currentTimeMillis() + store);
+    health.write(report.line(System.currentTimeMillis()) + store);
   }
 }

@@ -99,6 +99,8 @@ class ProcessorCommandTest {
         assertThat(store.sql("select mean from netpulse_rate where host = 'h1'").get(0).get("mean")).isEqualTo(42.0);
         Awaitility.await("the health file counts it").atMost(Duration.ofSeconds(30))
             .until(() -> Files.readString(health).contains("stored_rates=1"));
+        assertThat(Files.readString(health)).as("health line").matches(
+            "RUNNING at=\\d+ processed=\\d+ waiting=-?\\d+ dead_lettered=0 stored_rates=1 .*\\n?");
       } finally {
         processor.destroy(); // SIGTERM, as docker stop sends
         if (!processor.waitFor(60, TimeUnit.SECONDS)) {
@@ -107,6 +109,29 @@ class ProcessorCommandTest {
       }
       List<String> lines = new ArrayList<>(Files.readAllLines(log));
       assertThat(String.join("\n", lines)).contains("processor running: processor-command-test").contains("storing to");
+
+      // SIGTERM closed Streams before the JVM ended: the member left the group, and the next start finds its
+      // tasks clean (no TaskCorruptedException, no state restored from scratch)
+      assertThat(processor.exitValue()).as("exit on SIGTERM").isEqualTo(143);
+      assertThat(String.join("\n", lines)).contains("processor stopping: closing Kafka Streams").contains("processor stopped");
+      try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+        assertThat(admin.describeConsumerGroups(List.of("processor-command-test")).all().get(30, TimeUnit.SECONDS)
+            .get("processor-command-test").members()).as("members of the group right after SIGTERM").isEmpty();
+      }
+      Path log2 = dir.resolve("processor-2.log");
+      Process again = pb.redirectOutput(log2.toFile()).start();
+      try {
+        Awaitility.await("restarted processor RUNNING (log " + log2 + ")").atMost(Duration.ofSeconds(120))
+            .pollInterval(Duration.ofMillis(500))
+            .until(() -> Files.readString(log2).contains("processor running: processor-command-test"));
+      } finally {
+        again.destroy();
+        if (!again.waitFor(60, TimeUnit.SECONDS)) {
+          again.destroyForcibly();
+        }
+      }
+      assertThat(Files.readString(log2)).as("restart after a clean stop")
+          .doesNotContain("TaskCorruptedException").doesNotContain("\tat ").contains("processor stopped");
     }
   }
 }

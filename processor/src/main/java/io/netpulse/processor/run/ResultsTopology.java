@@ -4,6 +4,7 @@ import io.netpulse.common.Topics;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunValue;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.topology.ProcessorSerdes;
 import java.util.ArrayList;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -37,19 +38,19 @@ public final class ResultsTopology {
   /** Standalone, for tests: reads run values from {@code runValuesTopic}. */
   public Topology build(String runValuesTopic) {
     StreamsBuilder builder = new StreamsBuilder();
-    build(builder.stream(runValuesTopic, Consumed.with(Serdes.String(), JsonSerde.of(RunValue.class))));
+    build(builder.stream(runValuesTopic, Consumed.with(Serdes.String(), ProcessorSerdes.json(RunValue.class))));
     return builder.build();
   }
 
   public KTable<String, ResultEvent> build(KStream<String, RunValue> runValues) {
     KTable<String, Accumulated> table = runValues
-        .groupByKey(Grouped.with("run-values", Serdes.String(), JsonSerde.of(RunValue.class)))
+        .groupByKey(Grouped.with("run-values", Serdes.String(), ProcessorSerdes.json(RunValue.class)))
         .aggregate(Accumulated::new, (key, v, acc) -> acc.add(v), Named.as("three-run-stats"),
             Materialized.<String, Accumulated, KeyValueStore<Bytes, byte[]>>as(STORE)
-                .withKeySerde(Serdes.String()).withValueSerde(JsonSerde.of(Accumulated.class)));
+                .withKeySerde(Serdes.String()).withValueSerde(ProcessorSerdes.json(Accumulated.class)));
     KTable<String, ResultEvent> results = table.mapValues(Accumulated::toResult, Named.as("results-events"));
     results.toStream(Named.as("results-changes"))
-        .to(topics.results(), Produced.with(Serdes.String(), JsonSerde.of(ResultEvent.class)).withName("results-out"));
+        .to(topics.results(), Produced.with(Serdes.String(), ProcessorSerdes.json(ResultEvent.class)).withName("results-out"));
     return results;
   }
 

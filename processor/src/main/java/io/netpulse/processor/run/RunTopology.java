@@ -8,11 +8,14 @@ import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.json.Json;
 import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.topology.InputLimits;
+import io.netpulse.processor.topology.Origin;
+import io.netpulse.processor.topology.ProcessorSerdes;
+import io.netpulse.processor.topology.RawRecordReader;
 import io.netpulse.processor.topology.SampleTimestampExtractor;
 import io.netpulse.processor.topology.ToolFigure;
 import io.netpulse.processor.topology.ToolOutputTopology;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
@@ -33,6 +36,9 @@ import org.apache.kafka.streams.state.Stores;
  * {@code steady} events. A {@code runs} record that is not a RunEvent goes to the DLQ.
  */
 public final class RunTopology {
+
+  /** A lifecycle event is a few hundred bytes; its reason is one message. Run state holds each one it reads. */
+  static final int MAX_RUN_EVENT_BYTES = 64 * 1024;
 
   private final Topics topics;
   private final SteadyConfig steadyDefaults;
@@ -56,10 +62,10 @@ public final class RunTopology {
   public Topology build(String runValuesTopic) {
     StreamsBuilder builder = new StreamsBuilder();
     KStream<String, Sample> samples = builder.stream(topics.samples(),
-        Consumed.with(Serdes.String(), JsonSerde.of(Sample.class)).withTimestampExtractor(new SampleTimestampExtractor()));
+        Consumed.with(Serdes.String(), ProcessorSerdes.json(Sample.class)).withTimestampExtractor(new SampleTimestampExtractor()));
     KStream<String, ToolFigure> figures = new ToolOutputTopology(topics).build(builder);
     build(builder, samples, figures)
-        .to(runValuesTopic, Produced.with(Serdes.String(), JsonSerde.of(RunValue.class)));
+        .to(runValuesTopic, Produced.with(Serdes.String(), ProcessorSerdes.json(RunValue.class)));
     return builder.build();
   }
 
@@ -72,10 +78,10 @@ public final class RunTopology {
       KStream<String, ToolFigure> figures) {
     KStream<String, Either> read = builder
         .stream(topics.runs(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("runs"))
-        .flatMapValues(this::readRunEvent, Named.as("read-runs"));
+        .processValues(() -> RawRecordReader.of(topics.runs(), this::readRunEvent), Named.as("read-runs"));
     read.filter((k, either) -> either.deadLetter() != null, Named.as("runs-unreadable"))
-        .mapValues(Either::deadLetter, Named.as("runs-dead-letters"))
-        .to(topics.dlq(), Produced.with(Serdes.String(), JsonSerde.of(DeadLetter.class)).withName("runs-dlq"));
+        .map((k, either) -> KeyValue.pair(DeadLetter.boundedKey(k), either.deadLetter()), Named.as("runs-dead-letters"))
+        .to(topics.dlq(), Produced.with(Serdes.String(), ProcessorSerdes.json(DeadLetter.class)).withName("runs-dlq"));
     KStream<String, RunInput> lifecycle = read
         .filter((k, either) -> either.event() != null, Named.as("runs-read"))
         .map((k, either) -> KeyValue.pair(either.event().run(), RunInput.of(either.event())), Named.as("lifecycle-input"));
@@ -87,42 +93,53 @@ public final class RunTopology {
     KStream<String, RunInput> byRun = lifecycle.merge(runSamples, Named.as("merge-run-inputs"))
         .merge(runFigures, Named.as("merge-run-figures"))
         .repartition(Repartitioned.<String, RunInput>as("run-inputs")
-            .withKeySerde(Serdes.String()).withValueSerde(JsonSerde.of(RunInput.class)));
+            .withKeySerde(Serdes.String()).withValueSerde(ProcessorSerdes.json(RunInput.class)));
 
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RunValueProcessor.STATE_STORE),
-        Serdes.String(), JsonSerde.of(RunState.class)));
+        Serdes.String(), ProcessorSerdes.json(RunState.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RunValueProcessor.SAMPLE_STORE),
-        Serdes.String(), JsonSerde.of(Sample.class)));
+        Serdes.String(), ProcessorSerdes.json(Sample.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.WINDOW_STORE),
-        Serdes.String(), JsonSerde.of(SteadyDetector.class)));
+        Serdes.String(), ProcessorSerdes.json(SteadyDetector.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.PLAN_STORE),
-        Serdes.String(), JsonSerde.of(RunEvent.class)));
+        Serdes.String(), ProcessorSerdes.json(RunEvent.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.INTERIM_STORE),
-        Serdes.String(), JsonSerde.of(InterimSeconds.class)));
+        Serdes.String(), ProcessorSerdes.json(InterimSeconds.class)));
 
     byRun.process(() -> new SteadyProcessor(steadyDefaults, steadyPerPlan), Named.as("steady-detector"),
             SteadyProcessor.WINDOW_STORE, SteadyProcessor.PLAN_STORE, SteadyProcessor.INTERIM_STORE)
-        .to(topics.steady(), Produced.with(Serdes.String(), JsonSerde.of(SteadyEvent.class)).withName("steady-out"));
+        .to(topics.steady(), Produced.with(Serdes.String(), ProcessorSerdes.json(SteadyEvent.class)).withName("steady-out"));
     return byRun.process(RunValueProcessor::new, Named.as("run-values"),
         RunValueProcessor.STATE_STORE, RunValueProcessor.SAMPLE_STORE);
   }
 
-  private List<Either> readRunEvent(String key, byte[] raw) {
+  private List<Either> readRunEvent(String key, byte[] raw, Origin origin) {
+    String problem = InputLimits.keyProblem(key);
+    if (problem == null && raw != null && raw.length > MAX_RUN_EVENT_BYTES) {
+      problem = "run event of " + raw.length + " bytes (at most " + MAX_RUN_EVENT_BYTES + ")";
+    }
+    if (problem != null) {
+      return List.of(dead(origin, key, raw, problem));
+    }
     try {
       RunEvent e = Json.read(raw, RunEvent.class);
       if (e == null || e.run() == null || e.phase() == null || e.test() == null) {
-        return List.of(dead(key, raw, "run event lacks one of run, test, phase"));
+        return List.of(dead(origin, key, raw, "run event lacks one of run, test, phase"));
+      }
+      String nameProblem = InputLimits.nameProblem("run", e.run(), "plan", e.plan(), "test", e.test(),
+          "type", e.type(), "sut", e.sut(), "iface", e.iface(), "execution", e.execution());
+      if (nameProblem != null) {
+        return List.of(dead(origin, key, raw, "run event with " + nameProblem));
       }
       return List.of(new Either(e, null));
     } catch (IOException | RuntimeException ex) {
       String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage().lines().findFirst().orElse("");
-      return List.of(dead(key, raw, "not a run event: " + msg));
+      return List.of(dead(origin, key, raw, "not a run event: " + msg));
     }
   }
 
-  private Either dead(String key, byte[] raw, String reason) {
-    return new Either(null, DeadLetter.of(topics.runs(), key,
-        raw == null ? null : new String(raw, StandardCharsets.UTF_8), reason, System.currentTimeMillis()));
+  private static Either dead(Origin origin, String key, byte[] raw, String reason) {
+    return new Either(null, origin.deadLetter(key, raw, reason));
   }
 
   record Either(RunEvent event, DeadLetter deadLetter) {}

@@ -86,12 +86,12 @@ public final class InfluxStore implements AutoCloseable {
    * @param bucket bucket (InfluxDB 2) or database (InfluxDB 3); QuestDB ignores it
    */
   public InfluxStore(String url, char[] token, String org, String bucket) {
-    this.url = requireText(url, "store url");
-    this.bucket = requireText(bucket, "store bucket");
+    this.url = requireText(url, "InfluxDB URL");
+    this.bucket = requireText(bucket, "InfluxDB bucket");
     InfluxDBClientOptions options = InfluxDBClientOptions.builder()
         .url(url)
         .authenticateToken(token == null ? new char[0] : token.clone())
-        .org(requireText(org, "store org"))
+        .org(requireText(org, "InfluxDB organization"))
         .bucket(bucket)
         .logLevel(LogLevel.NONE) // BODY/HEADERS levels would print the Authorization header
         .build();
@@ -252,9 +252,14 @@ public final class InfluxStore implements AutoCloseable {
     return lineProtocol.chars().filter(c -> c == '\n').count() + 1;
   }
 
+  /** The store's base URL. */
+  public String url() {
+    return url;
+  }
+
   private static String requireText(String value, String name) {
     if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(name + " is empty; set it (e.g. --store-url, --store-org, --store-bucket)");
+      throw new IllegalArgumentException(name + " is empty");
     }
     return value;
   }

@@ -9,31 +9,49 @@ import java.util.function.Consumer;
  * its own from a write keeps both. With these tables a batch that {@link RatesToStore} reads again
  * after a store outage lands once, as it would in InfluxDB. Column types are those QuestDB's
  * line-protocol writer would pick (tags SYMBOL, floats DOUBLE, integers LONG, time {@code timestamp}).
+ * A table that already exists (made by an earlier write, without deduplication) is switched to it; rows
+ * it already holds twice stay.
  */
 public final class QuestDbStoreSchema {
 
-  public static final List<String> DDL = List.of(
-      "CREATE TABLE IF NOT EXISTS " + StorePoints.RATE_MEASUREMENT + " ("
-          + "host SYMBOL, \"interface\" SYMBOL, metric SYMBOL, unit SYMBOL, \"window\" SYMBOL, "
-          + "mean DOUBLE, min DOUBLE, max DOUBLE, count LONG, timestamp TIMESTAMP"
-          + ") TIMESTAMP(timestamp) PARTITION BY DAY WAL "
-          + "DEDUP UPSERT KEYS(timestamp, host, \"interface\", metric, unit, \"window\")",
-      "CREATE TABLE IF NOT EXISTS " + StorePoints.SAMPLE_MEASUREMENT + " ("
-          + "host SYMBOL, \"interface\" SYMBOL, metric SYMBOL, unit SYMBOL, source SYMBOL, run SYMBOL, "
-          + "value DOUBLE, timestamp TIMESTAMP"
-          + ") TIMESTAMP(timestamp) PARTITION BY DAY WAL "
-          + "DEDUP UPSERT KEYS(timestamp, host, \"interface\", metric, unit, source, run)",
+  /** One table: how to make it, and the keys a row is unique by. */
+  private record Table(String name, String columns, String keys) {
+
+    String create() {
+      return "CREATE TABLE IF NOT EXISTS " + name + " (" + columns + ") TIMESTAMP(timestamp) PARTITION BY DAY WAL "
+          + "DEDUP UPSERT KEYS(" + keys + ")";
+    }
+
+    String enableDedup() {
+      return "ALTER TABLE " + name + " DEDUP ENABLE UPSERT KEYS(" + keys + ")";
+    }
+  }
+
+  private static final List<Table> SCHEMA = List.of(
+      new Table(StorePoints.RATE_MEASUREMENT,
+          "host SYMBOL, \"interface\" SYMBOL, metric SYMBOL, unit SYMBOL, \"window\" SYMBOL, "
+              + "mean DOUBLE, min DOUBLE, max DOUBLE, count LONG, timestamp TIMESTAMP",
+          "timestamp, host, \"interface\", metric, unit, \"window\""),
+      new Table(StorePoints.SAMPLE_MEASUREMENT,
+          "host SYMBOL, \"interface\" SYMBOL, metric SYMBOL, unit SYMBOL, source SYMBOL, run SYMBOL, "
+              + "value DOUBLE, timestamp TIMESTAMP",
+          "timestamp, host, \"interface\", metric, unit, source, run"),
       // rep_N columns are added by the first write that has them
-      "CREATE TABLE IF NOT EXISTS " + StorePoints.RESULT_MEASUREMENT + " ("
-          + "plan SYMBOL, test SYMBOL, metric SYMBOL, unit SYMBOL, "
-          + "mean DOUBLE, stddev DOUBLE, ci95 DOUBLE, n LONG, timestamp TIMESTAMP"
-          + ") TIMESTAMP(timestamp) PARTITION BY DAY WAL "
-          + "DEDUP UPSERT KEYS(timestamp, plan, test, metric, unit)");
+      new Table(StorePoints.RESULT_MEASUREMENT,
+          "plan SYMBOL, test SYMBOL, metric SYMBOL, unit SYMBOL, "
+              + "mean DOUBLE, stddev DOUBLE, ci95 DOUBLE, n LONG, timestamp TIMESTAMP",
+          "timestamp, plan, test, metric, unit"));
+
+  public static final List<String> TABLES = SCHEMA.stream().map(Table::name).toList();
+
+  /** The statements, in order: each table made if missing, then switched to deduplication if it was not. */
+  public static final List<String> DDL = java.util.stream.Stream.concat(SCHEMA.stream().map(Table::create),
+      SCHEMA.stream().map(Table::enableDedup)).toList();
 
   private QuestDbStoreSchema() {}
 
   /**
-   * Creates the tables that do not exist yet.
+   * Creates the tables that do not exist yet and makes every one deduplicate. Idempotent.
    *
    * @param sql runs one statement, e.g. {@code embeddedQuestDb::sql}
    */

@@ -55,6 +55,8 @@ public final class RatesToStore implements AutoCloseable {
   private final AtomicLong retriedBatches = new AtomicLong();
   private volatile boolean running = true;
   private volatile boolean closed;
+  /** null until the store answered once and its tables were made to keep one point per series and time */
+  private StoreTables.Kind storeKind;
 
   public RatesToStore(KafkaConnection kafka, Topics topics, InfluxStore store) {
     this.topic = topics.rates();
@@ -151,12 +153,20 @@ public final class RatesToStore implements AutoCloseable {
     }
     Map<TopicPartition, Long> firstOffsets = new HashMap<>();
     Map<TopicPartition, OffsetAndMetadata> nextOffsets = new HashMap<>();
-    long rates = 0;
-    long results = 0;
     for (ConsumerRecord<String, byte[]> record : records) {
       TopicPartition partition = new TopicPartition(record.topic(), record.partition());
       firstOffsets.putIfAbsent(partition, record.offset());
       nextOffsets.put(partition, new OffsetAndMetadata(record.offset() + 1));
+    }
+    if (!tablesReady()) { // the store did not answer: as a failed batch, read again later
+      retriedBatches.incrementAndGet();
+      firstOffsets.forEach(consumer::seek);
+      pause();
+      return;
+    }
+    long rates = 0;
+    long results = 0;
+    for (ConsumerRecord<String, byte[]> record : records) {
       if (record.topic().equals(resultsTopic)) {
         ResultEvent result = parseResult(record);
         if (result != null) {
@@ -181,6 +191,24 @@ public final class RatesToStore implements AutoCloseable {
       firstOffsets.forEach(consumer::seek);
       pause();
     }
+  }
+
+  /**
+   * Before the first write, the store's tables are made to deduplicate (QuestDB) or found to overwrite by
+   * themselves (InfluxDB): a batch read again after an outage must not add rows.
+   */
+  private boolean tablesReady() {
+    if (storeKind != null) {
+      return true;
+    }
+    try {
+      storeKind = StoreTables.prepare(store.url()).orElse(null);
+    } catch (RuntimeException e) { // e.g. a QuestDB too old for DEDUP: store anyway, and say what it costs
+      LOG.error("store at {}: could not make netpulse's tables deduplicate ({}); a batch written again after an "
+          + "outage will add rows", store.url(), e.getMessage());
+      storeKind = StoreTables.Kind.QUESTDB;
+    }
+    return storeKind != null;
   }
 
   private ResultEvent parseResult(ConsumerRecord<String, byte[]> record) {

@@ -12,11 +12,11 @@ import io.netpulse.processor.parse.ParseError;
 import io.netpulse.processor.parse.ParseResult;
 import io.netpulse.processor.parse.Parsers;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
@@ -51,12 +51,12 @@ public final class ParseTopology {
             .processValues(ParseLines::new, Named.as("parse-lines"), ProcNetDevRates.STORE);
 
     outcomes.filter((k, o) -> o.deadLetter() != null, Named.as("unparsed"))
-        .mapValues(Outcome::deadLetter)
-        .to(topics.dlq(), Produced.with(Serdes.String(), JsonSerde.of(DeadLetter.class)));
+        .map((k, o) -> KeyValue.pair(DeadLetter.boundedKey(k), o.deadLetter()), Named.as("dead-letters"))
+        .to(topics.dlq(), Produced.with(Serdes.String(), ProcessorSerdes.json(DeadLetter.class)));
 
     KStream<String, Sample> samples =
         outcomes.filter((k, o) -> o.sample() != null, Named.as("parsed")).mapValues(Outcome::sample);
-    samples.to(topics.samples(), Produced.with(Serdes.String(), JsonSerde.of(Sample.class)));
+    samples.to(topics.samples(), Produced.with(Serdes.String(), ProcessorSerdes.json(Sample.class)));
     return samples.processValues(SampleTime::new, Named.as("line-sample-time"));
   }
 
@@ -80,46 +80,55 @@ public final class ParseTopology {
 
     @Override
     public void process(FixedKeyRecord<String, byte[]> record) {
-      for (Outcome o : parse(record.key(), record.value(), procNetDev)) {
+      Origin origin = Origin.of(context.recordMetadata(), topics.lines());
+      for (Outcome o : parse(record.key(), record.value(), origin, procNetDev)) {
         context.forward(record.withValue(o));
       }
     }
   }
 
-  private List<Outcome> parse(String key, byte[] raw, ProcNetDevRates procNetDev) {
+  private List<Outcome> parse(String key, byte[] raw, Origin origin, ProcNetDevRates procNetDev) {
+    String keyProblem = InputLimits.keyProblem(key);
+    if (keyProblem != null) {
+      return List.of(dead(origin, key, raw, keyProblem));
+    }
     LineEvent line;
     try {
       line = Json.read(raw, LineEvent.class);
     } catch (IOException | RuntimeException e) {
-      return List.of(dead(key, raw, "not a line event: " + firstLine(e.getMessage())));
+      return List.of(dead(origin, key, raw, "not a line event: " + firstLine(e.getMessage())));
     }
     if (line == null || line.line() == null || line.source() == null || line.host() == null) {
-      return List.of(dead(key, raw, "line event lacks one of host, source, line"));
+      return List.of(dead(origin, key, raw, "line event lacks one of host, source, line"));
+    }
+    String nameProblem = InputLimits.nameProblem("host", line.host(), "source", line.source(), "run", line.run(),
+        "instance", line.instance());
+    if (nameProblem != null) {
+      return List.of(dead(origin, key, raw, "line event with " + nameProblem));
     }
     Optional<LineParser> parser = Parsers.lineParser(line.source());
     if (parser.isEmpty() && !ProcNetDevRates.handles(line)) {
-      return List.of(dead(key, raw, "no line parser for source '" + line.source() + "'"));
+      return List.of(dead(origin, key, raw, "no line parser for source '" + line.source() + "'"));
     }
     ParseResult result;
     try {
       result = parser.isPresent() ? parser.get().parseLine(line.line(), 0, ParseContext.streamed(line.ts()))
           : procNetDev.parse(line);
     } catch (RuntimeException e) { // parsers must not throw; if one does, keep the line anyway
-      return List.of(dead(key, raw, "parser " + line.source() + " failed: " + e));
+      return List.of(dead(origin, key, raw, "parser " + line.source() + " failed: " + e));
     }
     List<Outcome> out = new ArrayList<>(result.samples().size() + result.errors().size());
     for (Sample s : result.samples()) {
       out.add(new Outcome(s.withOrigin(line.host(), line.run(), line.source()).withInstance(line.instance()), null));
     }
     for (ParseError error : result.errors()) {
-      out.add(dead(key, raw, line.source() + " seq " + line.seq() + ": " + error.describe()));
+      out.add(dead(origin, key, raw, line.source() + " seq " + line.seq() + ": " + error.describe()));
     }
     return out;
   }
 
-  private Outcome dead(String key, byte[] raw, String reason) {
-    String value = raw == null ? null : new String(raw, StandardCharsets.UTF_8);
-    return new Outcome(null, DeadLetter.of(topics.lines(), key, value, reason, System.currentTimeMillis()));
+  private static Outcome dead(Origin origin, String key, byte[] raw, String reason) {
+    return new Outcome(null, origin.deadLetter(key, raw, reason));
   }
 
   static String firstLine(String s) {

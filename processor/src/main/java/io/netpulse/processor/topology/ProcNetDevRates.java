@@ -35,7 +35,7 @@ final class ProcNetDevRates {
 
   static StoreBuilder<KeyValueStore<String, Reading>> storeBuilder() {
     return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),
-        JsonSerde.of(Reading.class));
+        ProcessorSerdes.json(Reading.class));
   }
 
   /** Samples of one streamed line (stamped with the line's time), or why it gives none. */

@@ -59,7 +59,7 @@ public final class ProcessorTopology {
     KStream<String, Sample> toolSamples = figures
         .map((run, f) -> KeyValue.pair(f.sample().host(), f.sample()), Named.as("tool-samples-to-host"))
         .repartition(Repartitioned.<String, Sample>as("tool-samples-by-host")
-            .withKeySerde(Serdes.String()).withValueSerde(JsonSerde.of(Sample.class)))
+            .withKeySerde(Serdes.String()).withValueSerde(ProcessorSerdes.json(Sample.class)))
         .processValues(SampleTime::new, Named.as("tool-sample-time"));
     samples = samples.merge(toolSamples, Named.as("all-samples"));
     new RateTopology(topics, RateTopology.DEFAULT_GRACE, rateEmitEvery).build(samples);

@@ -58,7 +58,7 @@ public final class RateTopology {
 
   public void build(StreamsBuilder builder) {
     build(builder.stream(topics.samples(),
-        Consumed.with(Serdes.String(), JsonSerde.of(Sample.class))
+        Consumed.with(Serdes.String(), ProcessorSerdes.json(Sample.class))
             .withTimestampExtractor(new SampleTimestampExtractor())
             .withName("samples")));
   }
@@ -80,7 +80,7 @@ public final class RateTopology {
       }
     };
     samples.process(rates, Named.as("rates"))
-        .to(topics.rates(), Produced.<String, RateEvent>with(Serdes.String(), JsonSerde.of(RateEvent.class))
+        .to(topics.rates(), Produced.<String, RateEvent>with(Serdes.String(), ProcessorSerdes.json(RateEvent.class))
             .withName("rates-out"));
   }
 }

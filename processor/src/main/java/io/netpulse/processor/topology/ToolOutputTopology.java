@@ -12,7 +12,6 @@ import io.netpulse.processor.parse.ParseError;
 import io.netpulse.processor.parse.ParseResult;
 import io.netpulse.processor.parse.Parsers;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,38 +53,47 @@ public final class ToolOutputTopology {
   public KStream<String, ToolFigure> build(StreamsBuilder builder) {
     KStream<String, ParseTopology.Outcome> outcomes = builder
         .stream(topics.toolOutput(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("tool-output"))
-        .flatMapValues(this::parse, Named.as("parse-tool-output"));
+        .processValues(() -> RawRecordReader.of(topics.toolOutput(), this::parse), Named.as("parse-tool-output"));
     outcomes.filter((k, o) -> o.deadLetter() != null, Named.as("tool-output-unparsed"))
-        .mapValues(ParseTopology.Outcome::deadLetter, Named.as("tool-output-dead-letters"))
-        .to(topics.dlq(), Produced.with(Serdes.String(), JsonSerde.of(DeadLetter.class)).withName("tool-output-dlq"));
+        .map((k, o) -> KeyValue.pair(DeadLetter.boundedKey(k), o.deadLetter()), Named.as("tool-output-dead-letters"))
+        .to(topics.dlq(), Produced.with(Serdes.String(), ProcessorSerdes.json(DeadLetter.class)).withName("tool-output-dlq"));
     KStream<String, ToolFigure> figures = outcomes
         .filter((k, o) -> o.figure() != null, Named.as("tool-output-parsed"))
         .mapValues(ParseTopology.Outcome::figure, Named.as("tool-figures"));
     figures.map((run, f) -> KeyValue.pair(f.sample().host(), f.sample()), Named.as("tool-samples-by-host"))
-        .to(topics.samples(), Produced.with(Serdes.String(), JsonSerde.of(Sample.class)).withName("tool-samples"));
+        .to(topics.samples(), Produced.with(Serdes.String(), ProcessorSerdes.json(Sample.class)).withName("tool-samples"));
     return figures;
   }
 
-  private List<ParseTopology.Outcome> parse(String key, byte[] raw) {
+  private List<ParseTopology.Outcome> parse(String key, byte[] raw, Origin origin) {
+    String keyProblem = InputLimits.keyProblem(key);
+    if (keyProblem != null) {
+      return List.of(dead(origin, key, raw, keyProblem));
+    }
     ToolOutputEvent out;
     try {
       out = Json.read(raw, ToolOutputEvent.class);
     } catch (IOException | RuntimeException e) {
-      return List.of(dead(key, raw, "not a tool-output event: " + ParseTopology.firstLine(e.getMessage())));
+      return List.of(dead(origin, key, raw, "not a tool-output event: " + ParseTopology.firstLine(e.getMessage())));
     }
     if (out == null || out.run() == null || out.tool() == null || out.host() == null || out.stdout() == null) {
-      return List.of(dead(key, raw, "tool-output event lacks one of run, host, tool, stdout"));
+      return List.of(dead(origin, key, raw, "tool-output event lacks one of run, host, tool, stdout"));
+    }
+    String nameProblem = InputLimits.nameProblem("run", out.run(), "host", out.host(), "tool", out.tool(),
+        "test", out.test(), "instance", out.instance());
+    if (nameProblem != null) {
+      return List.of(dead(origin, key, raw, "tool-output event with " + nameProblem));
     }
     String where = out.tool() + " on " + out.host() + " (run " + out.run() + ", instance " + out.instance() + ")";
     if (out.exit() != 0) {
-      return List.of(dead(key, raw, where + " exited with status " + out.exit() + ": "
+      return List.of(dead(origin, key, raw, where + " exited with status " + out.exit() + ": "
           + ParseTopology.firstLine(out.stderr() == null || out.stderr().isBlank() ? "no stderr" : out.stderr().strip())));
     }
     OutputParser parser;
     try {
       parser = Parsers.forFormat(out.tool());
     } catch (IllegalArgumentException e) {
-      return List.of(dead(key, raw, where + ": " + e.getMessage()));
+      return List.of(dead(origin, key, raw, where + ": " + e.getMessage()));
     }
     long reference = out.ended() > 0 ? out.ended() : out.started();
     ParseContext context = new ParseContext(ZoneOffset.UTC, reference, netperfTest(out.command()));
@@ -93,7 +101,7 @@ public final class ToolOutputTopology {
     try {
       result = parser.parse(out.stdout().lines().toList(), context);
     } catch (RuntimeException e) { // parsers must not throw; if one does, keep the output anyway
-      return List.of(dead(key, raw, where + ": parser failed: " + e));
+      return List.of(dead(origin, key, raw, where + ": parser failed: " + e));
     }
     List<ParseTopology.Outcome> outcomes = new ArrayList<>();
     for (Sample s : result.samples()) {
@@ -106,10 +114,10 @@ public final class ToolOutputTopology {
           new ToolFigure(out.run(), out.test(), out.repetition(), out.instance(), placed)));
     }
     for (ParseError error : result.errors()) {
-      outcomes.add(dead(key, raw, where + ": " + error.describe()));
+      outcomes.add(dead(origin, key, raw, where + ": " + error.describe()));
     }
     if (result.samples().isEmpty() && result.errors().isEmpty()) {
-      outcomes.add(dead(key, raw, where + ": no figure found in the output"));
+      outcomes.add(dead(origin, key, raw, where + ": no figure found in the output"));
     }
     return outcomes;
   }
@@ -122,9 +130,7 @@ public final class ToolOutputTopology {
     return m.find() ? m.group(1).toUpperCase(java.util.Locale.ROOT) : null;
   }
 
-  private ParseTopology.Outcome dead(String key, byte[] raw, String reason) {
-    String value = raw == null ? null : new String(raw, StandardCharsets.UTF_8);
-    return new ParseTopology.Outcome(null, DeadLetter.of(topics.toolOutput(), key, value, reason,
-        System.currentTimeMillis()), null);
+  private static ParseTopology.Outcome dead(Origin origin, String key, byte[] raw, String reason) {
+    return new ParseTopology.Outcome(null, origin.deadLetter(key, raw, reason), null);
   }
 }

@@ -50,4 +50,57 @@ class QuestDbStoreSchemaTest {
           .until(() -> db.sql("SELECT count() n FROM netpulse_sample"), rows -> rows.equals(List.of(Map.of("n", 1L))));
     }
   }
+
+  @Test
+  void anExternalQuestDbWhoseTablesAWriteAlreadyMadeIsSwitchedToDeduplication() {
+    try (EmbeddedQuestDb db = EmbeddedQuestDb.start(dir.resolve("qdb"), 0)) {
+      long t = 1_796_014_834_000L;
+      RateEvent rate = new RateEvent(RateEvent.SCHEMA, "h", "eth0", "rx_bps", Units.BITS_PER_S, "1s",
+          t, t + 1000, 5e9, 4e9, 6e9, 2);
+      try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "o", "b")) {
+        store.write(rate); // QuestDB makes netpulse_rate itself, without deduplication
+        assertThat(store.flush()).isTrue();
+      }
+      await().atMost(Duration.ofSeconds(15)).ignoreExceptions()
+          .until(() -> db.sql("SELECT count() n FROM netpulse_rate"), rows -> rows.equals(List.of(Map.of("n", 1L))));
+
+      assertThat(StoreTables.prepare(db.url())).contains(StoreTables.Kind.QUESTDB);
+      try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "o", "b")) {
+        store.write(rate);
+        store.write(rate);
+        assertThat(store.flush()).isTrue();
+        store.write(rate);
+        assertThat(store.flush()).isTrue();
+      }
+      // the row written before stays one row; the three writes after it replace it
+      await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(15)).ignoreExceptions()
+          .until(() -> db.sql("SELECT count() n FROM netpulse_rate"), rows -> rows.equals(List.of(Map.of("n", 1L))));
+    }
+  }
+
+  @Test
+  void aStoreThatDoesNotAnswerIsToldApartFromOneThatIsNotQuestDb() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    assertThat(StoreTables.prepare("http://127.0.0.1:" + closedPort)).isEmpty();
+    // A stand-in, not InfluxDB (which cannot run here): InfluxDB 2 answers an unknown path such as /exec with
+    // 404 and a JSON body {"code":"not found","message":"path not found"}
+    com.sun.net.httpserver.HttpServer influxLike =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    influxLike.createContext("/", exchange -> {
+      byte[] body = "{\"code\":\"not found\",\"message\":\"path not found\"}".getBytes();
+      exchange.sendResponseHeaders(404, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    influxLike.start();
+    try {
+      assertThat(StoreTables.prepare("http://127.0.0.1:" + influxLike.getAddress().getPort()))
+          .contains(StoreTables.Kind.INFLUXDB);
+    } finally {
+      influxLike.stop(0);
+    }
+  }
 }

@@ -91,4 +91,51 @@ class ParseTopologyTest {
     assertThat(dead.get(1).error()).isEqualTo("no line parser for source 'no-such-tool'");
     assertThat(parse.samples.readValuesToList()).hasSize(4);
   }
+
+  @Test
+  void aLineTooLargeToCopyWholeGoesToTheDlqTruncatedWithItsSizeOffsetAndDigest() throws Exception {
+    // 600 KB of quote characters: escaped, the whole record would be 1.2 MB, over Kafka's 1 MiB request limit
+    byte[] raw = Json.bytes(LineEvent.of("sut", "sar-dev", null, 8, RECEIVED, "\"".repeat(600_000)));
+    send("sar-dev", ROW); // offset 0
+    parse.lines.pipeInput("sut", raw, RECEIVED); // offset 1
+    send("sar-dev", ROW);
+    DeadLetter dead = parse.dlq.readValue();
+    assertThat(dead.truncated()).isTrue();
+    assertThat(dead.valueBytes()).isEqualTo(raw.length);
+    assertThat(dead.valueSha256()).isEqualTo(java.util.HexFormat.of().formatHex(
+        java.security.MessageDigest.getInstance("SHA-256").digest(raw)));
+    assertThat(dead.partition()).isEqualTo(0);
+    assertThat(dead.offset()).isEqualTo(1L);
+    assertThat(dead.value()).hasSize(DeadLetter.MAX_VALUE_BYTES)
+        .isEqualTo(new String(raw, 0, DeadLetter.MAX_VALUE_BYTES, StandardCharsets.UTF_8));
+    assertThat(Json.bytes(dead).length).as("the dead letter as written").isLessThan(1_000_000);
+    assertThat(dead.error()).startsWith("sar-dev seq 8: ");
+    assertThat(parse.samples.readValuesToList()).as("the lines around it still parse").hasSize(8);
+  }
+
+  @Test
+  void aHugeKeyOrHostNameGoesToTheDlqBeforeItCanReachAnyKeyOrStore() {
+    String huge = "h".repeat(900_000);
+    parse.lines.pipeInput(huge, Json.bytes(LineEvent.of("sut", "sar-dev", null, 1, RECEIVED, ROW)), RECEIVED);
+    parse.lines.pipeInput("sut", Json.bytes(LineEvent.of("x".repeat(300), "sar-dev", null, 2, RECEIVED, ROW)), RECEIVED);
+    List<TestRecord<String, DeadLetter>> dead = parse.dlq.readRecordsToList();
+    assertThat(dead).hasSize(2);
+    assertThat(dead.get(0).key()).as("the dead letter's own key").hasSize(DeadLetter.MAX_KEY_BYTES);
+    assertThat(dead.get(0).value().key()).hasSize(DeadLetter.MAX_KEY_BYTES);
+    assertThat(dead.get(0).value().truncated()).isTrue();
+    assertThat(dead.get(0).value().error()).isEqualTo("record key of 900000 characters (at most 1024)");
+    assertThat(dead.get(1).value().error()).isEqualTo("line event with field host of 300 characters (at most 255)");
+    assertThat(dead.get(1).value().truncated()).isFalse();
+    assertThat(parse.samples.isEmpty()).isTrue();
+  }
+
+  @Test
+  void invalidUtf8IsKeptByItsDigestAndSize() {
+    byte[] raw = {'{', (byte) 0xC3, (byte) 0x28, (byte) 0xFF, '}'};
+    parse.lines.pipeInput("sut", raw, RECEIVED);
+    DeadLetter dead = parse.dlq.readValue();
+    assertThat(dead.error()).startsWith("not a line event");
+    assertThat(dead.valueBytes()).isEqualTo(5);
+    assertThat(dead.valueSha256()).hasSize(64);
+  }
 }
