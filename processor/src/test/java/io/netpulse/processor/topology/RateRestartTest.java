@@ -35,6 +35,7 @@ class RateRestartTest {
   private static final long T0 = 1_796_014_834_000L; // a whole second
   private static final Duration GRACE = RateTopology.DEFAULT_GRACE;
   private static final Duration EMIT_EVERY = RateTopology.DEFAULT_EMIT_EVERY;
+  private static final long WALL_START = 1_800_000_000_000L;
 
   /** One record in arrival order and whether a wall-clock tick follows it. */
   private record Step(Sample sample, boolean tickAfter) {}
@@ -54,6 +55,28 @@ class RateRestartTest {
     List<Step> steps = steps(new Random(11), 50, true);
     Map<String, RateEvent> uninterrupted = new Instance(List.of()).run(steps, 0, steps.size(), true).visible;
     for (int commitAt = 1; commitAt < steps.size(); commitAt++) {
+      assertRestartAt(steps, commitAt, uninterrupted);
+    }
+  }
+
+  @Test
+  void aRestartWithOneHostLaggingAnotherByTwentyFiveSecondsGivesTheRatesOfAnUninterruptedRun() {
+    // a backlog being sent after an outage: host b's seconds arrive 25 s behind host a's, interleaved
+    List<Step> a = steps(new Random(5), 60, true);
+    List<Step> b = steps(new Random(6), 60, false).stream()
+        .map(st -> new Step(st.sample().withOrigin("backlog", null, "sar-dev"), st.tickAfter())).toList();
+    List<Step> steps = new ArrayList<>();
+    int j = 0;
+    for (Step st : a) {
+      steps.add(st);
+      while (j < b.size() && b.get(j).sample().ts() + 25_000 <= st.sample().ts()) {
+        steps.add(b.get(j++));
+      }
+    }
+    steps.addAll(b.subList(j, b.size()));
+    Map<String, RateEvent> uninterrupted = new Instance(List.of()).run(steps, 0, steps.size(), true).visible;
+    assertThat(uninterrupted.keySet()).as("the lagging host's windows").anyMatch(k -> k.startsWith("backlog/"));
+    for (int commitAt = 1; commitAt < steps.size(); commitAt += 3) {
       assertRestartAt(steps, commitAt, uninterrupted);
     }
   }
@@ -147,6 +170,7 @@ class RateRestartTest {
           new SecondBucketSerde()).withLoggingDisabled().withCachingDisabled().build();
       store.init(context.getStateStoreContext(), store);
       context.addStateStore(store);
+      context.setCurrentSystemTimeMs(WALL_START);
       restored.forEach(kv -> store.put(kv.key, kv.value));
       processor.init(context);
     }
@@ -170,8 +194,11 @@ class RateRestartTest {
       return this;
     }
 
+    /** A wall-clock tick, 100 ms after the previous one. */
     void tick() {
-      context.scheduledPunctuators().forEach(p -> p.getPunctuator().punctuate(0));
+      long now = context.currentSystemTimeMs() + EMIT_EVERY.toMillis();
+      context.setCurrentSystemTimeMs(now);
+      context.scheduledPunctuators().forEach(p -> p.getPunctuator().punctuate(now));
       collect();
     }
 

@@ -189,4 +189,55 @@ class RateTopologyTest {
     }
     return out;
   }
+
+  private static Sample sampleOf(String host, String metric, double value, long ts) {
+    return Sample.of(metric, value, "bit/s", "eth0", ts).withOrigin(host, null, "sar-dev");
+  }
+
+  @Test
+  void aHostWhoseLinesArriveBehindAnotherHostsOnThePartitionStillGetsAllItsRates() {
+    // after a Kafka outage each collector sends its backlog in turn: b's 40 s arrive after a's
+    for (String host : List.of("a", "b")) {
+      for (int i = 0; i < 40; i++) {
+        samples.pipeInput(host, sampleOf(host, "rx_bps", 100 + i, T0 + i * 1000L + 300));
+      }
+    }
+    Map<String, RateEvent> out = latest();
+    for (String host : List.of("a", "b")) {
+      for (int i = 0; i < 40; i++) {
+        assertThat(out.get(host + "/eth0/rx_bps@" + (T0 + i * 1000L))).as(host + " second " + i).isNotNull()
+            .extracting(RateEvent::mean).isEqualTo(100.0 + i);
+      }
+      assertThat(tenSecond.get(host + "/eth0/rx_bps@" + (T0 + 10_000)).count()).isEqualTo(10);
+      assertThat(tenSecond.get(host + "/eth0/rx_bps@" + (T0 + 10_000)).mean()).isEqualTo(114.5);
+    }
+  }
+
+  @Test
+  void aHostIdleForLongGetsItsLastWindowsAndItsLaterBacklogNeverReopensThem() {
+    var store = driver.<String, SecondBucket>getKeyValueStore(RateProcessor.STORE);
+    for (int i = 0; i < 20; i++) {
+      samples.pipeInput("a", sampleOf("a", "rx_bps", 10, T0 + i * 1000L + 300));
+    }
+    latest();
+    assertThat(tenSecond).doesNotContainKey("a/eth0/rx_bps@" + (T0 + 15_000)); // waits for seconds 20..24
+    driver.advanceWallClockTime(RateProcessor.IDLE.plusSeconds(1));
+    latest();
+    // the host stopped: its waiting windows came out with what they hold, its buckets went, a marker stays
+    assertThat(tenSecond.get("a/eth0/rx_bps@" + (T0 + 15_000)).count()).isEqualTo(5);
+    assertThat(tenSecond.get("a/eth0/rx_bps@" + (T0 + 19_000)).count()).isEqualTo(1);
+    assertThat(keys(store)).containsExactly("a@forgotten");
+    tenSecond.clear();
+    // its collector's backlog arrives later: the windows that went out stay as they were, the rest are whole
+    for (int i = 20; i < 40; i++) {
+      samples.pipeInput("a", sampleOf("a", "rx_bps", 30, T0 + i * 1000L + 300));
+    }
+    Map<String, RateEvent> out = latest();
+    assertThat(tenSecond.keySet()).noneMatch(k -> Long.parseLong(k.substring(k.indexOf('@') + 1)) < T0 + 20_000);
+    assertThat(tenSecond.get("a/eth0/rx_bps@" + (T0 + 20_000)).count()).isEqualTo(10);
+    assertThat(tenSecond.get("a/eth0/rx_bps@" + (T0 + 20_000)).mean()).isEqualTo(30.0);
+    assertThat(out.get("a/eth0/rx_bps@" + (T0 + 20_000)).mean()).isEqualTo(30.0);
+    // once the host's own clock closes those windows, the marker goes
+    assertThat(keys(store)).doesNotContain("a@forgotten");
+  }
 }
