@@ -23,7 +23,7 @@ final class RunValueCalculator {
     return switch (rule.how()) {
       case SUM_OVER_INSTANCES -> figures(run, rep, rule, true).or(() -> interimValue(run, rep, rule, interim, true));
       case AS_PRINTED -> figures(run, rep, rule, false).or(() -> interimValue(run, rep, rule, interim, false));
-      case MEAN_ON_SUT -> meanOnSut(run, rep, rule, onSut(rep, windowSamples));
+      case MEAN_ON_SUT -> meanOnSut(run, rep, rule, wholeSeconds(rep, onSut(rep, windowSamples)));
       case MAX_OVER_WINDOW -> max(run, rep, rule, onSut(rep, windowSamples));
     };
   }
@@ -75,6 +75,23 @@ final class RunValueCalculator {
       }
     }
     return out;
+  }
+
+  /**
+   * The per-second rows that lie wholly inside the measuring window. sar stamps a row W at the end of its
+   * interval, at a phase φ of its own (the second it was started in): the row covers (W − 1 s + φ, W + φ] for some
+   * φ in [0, 1 s). Counting a row that reaches past the window's end counts a part-second after the clients were
+   * told to stop (2.9 % low on a 10-s window through a capped link, every repetition); so only rows inside the
+   * window whatever φ is count: W − 1 s ≥ start and W + 1 s ≤ end. A window too short to hold one keeps its rows.
+   */
+  static List<Sample> wholeSeconds(RepetitionState rep, List<Sample> samples) {
+    List<Sample> out = new ArrayList<>();
+    for (Sample s : samples) {
+      if (s.ts() - 1000 >= rep.start && (rep.end == 0 || s.ts() + 1000 <= rep.end)) {
+        out.add(s);
+      }
+    }
+    return out.isEmpty() ? samples : out;
   }
 
   /**

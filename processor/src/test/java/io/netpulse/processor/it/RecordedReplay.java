@@ -91,13 +91,17 @@ public final class RecordedReplay {
    * The value a repetition must get, computed here independently: the highest per-interface mean
    * of rx_bps over the window.
    */
+  /**
+   * The repetition's value worked out from the recorded rows: the busiest interface's mean rx_bps over the rows that
+   * lie wholly inside the 10-s window whatever sar's phase (stamped W: W - 1 s >= start, W + 1 s <= end).
+   */
   public static double expectedValue(int repetition) {
     long start = WINDOWS[repetition - 1].toEpochMilli();
     java.util.Map<String, double[]> byIface = new java.util.HashMap<>();
     for (String line : sarLines()) {
       for (Sample s : Parsers.lineParser("sar-dev").orElseThrow()
           .parseLine(line, 0, new ParseContext(ZoneOffset.UTC, RECEIVED.toEpochMilli(), null)).samples()) {
-        if (!s.summary() && s.metric().equals("rx_bps") && s.ts() >= start && s.ts() < start + 10_000) {
+        if (!s.summary() && s.metric().equals("rx_bps") && s.ts() - 1000 >= start && s.ts() + 1000 <= start + 10_000) {
           double[] sc = byIface.computeIfAbsent(s.iface(), k -> new double[2]);
           sc[0] += s.value();
           sc[1]++;

@@ -94,15 +94,35 @@ class RunTopologyTest {
     }
     phase("run-1", "rx_bandwidth", 1, Phase.DONE, T + 10_000);
     RunValue v = latestByRepetitionAndMetric().get("1/rx_bps");
-    // the ten lo rows 05:48:56 … 05:49:05 of ramp-plateau.txt, rxkB/s read by hand: mean 195644.909
-    assertThat(v.value()).isCloseTo(195644.909 * 8192, within(1.0));
+    // sar's row W covers (W - 1 s + phase, W + phase]: of the rows stamped in the window 05:48:56 … 05:49:05, the
+    // first may hold part of the warm-up; the nine lo rows 05:48:57 … 05:49:05 of ramp-plateau.txt, rxkB/s read
+    // by hand: mean 195658.93667
+    assertThat(v.value()).isCloseTo(195658.93667 * 8192, within(1.0));
     assertThat(v.host()).isEqualTo("sut");
     assertThat(v.iface()).isEqualTo("lo");
-    assertThat(v.inputs()).isEqualTo(10);
+    assertThat(v.inputs()).isEqualTo(9);
     assertThat(v.plan()).isEqualTo("plan-a");
     assertThat(v.unit()).isEqualTo("bit/s");
     assertThat(v.windowStart()).isEqualTo(T);
     assertThat(v.windowEnd()).isEqualTo(T + 10_000);
+  }
+
+  @Test
+  void aSecondOnlyPartlyInsideTheMeasuringWindowDoesNotCount() {
+    // the clients are stopped at T + 10.4 s; sar's row stamped T + 10 s covers (T + 9 s + phase, T + 10 s + phase]:
+    // with a phase over 0.4 s part of it has no traffic, and it reads low (here 500 where whole seconds read 1000)
+    phase("run-11", "rx_pps", 1, Phase.MEASURING, T + 400);
+    sample(Sample.of("rx_pps", 1, "packets/s", "eth0", T).withOrigin("sut", "run-11", "sar-dev")); // warm-up
+    sample(Sample.of("rx_pps", 600, "packets/s", "eth0", T + 1_000).withOrigin("sut", "run-11", "sar-dev"));
+    for (int i = 2; i <= 9; i++) {
+      sample(Sample.of("rx_pps", 1_000, "packets/s", "eth0", T + i * 1_000L).withOrigin("sut", "run-11", "sar-dev"));
+    }
+    sample(Sample.of("rx_pps", 500, "packets/s", "eth0", T + 10_000).withOrigin("sut", "run-11", "sar-dev"));
+    phase("run-11", "rx_pps", 1, Phase.STOPPING, T + 10_400);
+    RunValue v = latestByRepetitionAndMetric().get("1/rx_pps");
+    // rows T + 2 s … T + 9 s: wholly inside [T + 0.4 s, T + 10.4 s] whatever the phase
+    assertThat(v.value()).isEqualTo(1_000.0);
+    assertThat(v.inputs()).isEqualTo(8);
   }
 
   @Test
@@ -117,14 +137,14 @@ class RunTopologyTest {
     phase("run-2", "rx_bandwidth", 2, Phase.STOPPING, T + 9_000);
     Map<String, RunValue> out = latestByRepetitionAndMetric();
     assertThat(out).doesNotContainKey("1/rx_bps");
-    // rows 05:49:02, :03, :04 read by hand: (195779.96 + 195580.74 + 195707.21) / 3
-    assertThat(out.get("2/rx_bps").value()).isCloseTo((195779.96 + 195580.74 + 195707.21) / 3 * 8192, within(1.0));
-    assertThat(out.get("2/rx_bps").inputs()).isEqualTo(3);
+    // window 05:49:02 … 05:49:05: rows :03 and :04 lie wholly inside it, read by hand: (195580.74 + 195707.21) / 2
+    assertThat(out.get("2/rx_bps").value()).isCloseTo((195580.74 + 195707.21) / 2 * 8192, within(1.0));
+    assertThat(out.get("2/rx_bps").inputs()).isEqualTo(2);
   }
 
   @Test
   void lateAndOutOfOrderSamplesInsideTheWindowCorrectTheValueAndOthersAreIgnored() {
-    phase("run-3", "rx_pps", 1, Phase.MEASURING, T);
+    phase("run-3", "rx_pps", 1, Phase.MEASURING, T - 1_000); // rows T … T + 2 s lie wholly inside
     sample(Sample.of("rx_pps", 300, "packets/s", "eth0", T + 2_000).withOrigin("sut", "run-3", "sar-dev"));
     sample(Sample.of("rx_pps", 100, "packets/s", "eth0", T).withOrigin("sut", "run-3", "sar-dev")); // out of order
     phase("run-3", "rx_pps", 1, Phase.DONE, T + 3_000);
@@ -272,7 +292,7 @@ class RunTopologyTest {
 
   @Test
   void aRunThatNamesItsSutTakesTheSutsInterfaceEvenWhenAnotherHostIsBusier() {
-    typedPhase("run-10", "into-b", "rx_bandwidth", "b", "veth0", Phase.MEASURING, T);
+    typedPhase("run-10", "into-b", "rx_bandwidth", "b", "veth0", Phase.MEASURING, T - 1_000);
     for (int i = 0; i < 5; i++) {
       long ts = T + i * 1_000L;
       sample(Sample.of("rx_bps", 1_000 + i, "bit/s", "veth0", ts).withOrigin("b", "run-10", "sar-dev"));
