@@ -24,14 +24,18 @@ public final class AgentlessCollector implements AutoCloseable {
   private final String run;
   private final LineSink sink;
   private final CollectorMetrics metrics;
+  private final SequenceStore sequences;
   private final List<SshConnection> connections = new CopyOnWriteArrayList<>();
   private final List<SshLineSource> sources = new CopyOnWriteArrayList<>();
   private final List<Thread> starters = new ArrayList<>();
   private final CountDownLatch closed = new CountDownLatch(1);
 
-  public AgentlessCollector(Inventory inventory, String run, LineSink sink, CollectorMetrics metrics) {
+  /** @param sequences numbering that goes on from the previous start on the same data dir */
+  public AgentlessCollector(Inventory inventory, String run, SequenceStore sequences, LineSink sink,
+      CollectorMetrics metrics) {
     this.inventory = inventory;
     this.run = run;
+    this.sequences = sequences;
     this.sink = sink;
     this.metrics = metrics;
   }
@@ -81,8 +85,8 @@ public final class AgentlessCollector implements AutoCloseable {
         if (closed.getCount() == 0) {
           return;
         }
-        sources.add(new SshLineSource(connection, sampler.source(), run, sampler.shellCommand(), sink, metrics)
-            .start());
+        sources.add(new SshLineSource(connection, sampler.source(), run, sampler.shellCommand(), sequences, sink,
+            metrics, Duration.ofSeconds(30)).start());
       }
     }
     LOG.info("{}: sampling {}", host.target(), host.samplers().stream().map(Sampler::source).toList());

@@ -23,12 +23,16 @@ public final class CollectorAgent implements AutoCloseable {
   private final String run;
   private final LineSink sink;
   private final CollectorMetrics metrics;
+  private final SequenceStore sequences;
   private final List<ProcessLineSource> sources = new ArrayList<>();
 
-  public CollectorAgent(String host, List<Sampler> samplers, String run, LineSink sink, CollectorMetrics metrics) {
+  /** @param sequences numbering that goes on from the previous start on the same data dir */
+  public CollectorAgent(String host, List<Sampler> samplers, String run, SequenceStore sequences, LineSink sink,
+      CollectorMetrics metrics) {
     this.host = host;
     this.samplers = List.copyOf(samplers);
     this.run = run;
+    this.sequences = sequences;
     this.sink = sink;
     this.metrics = metrics;
   }
@@ -40,8 +44,8 @@ public final class CollectorAgent implements AutoCloseable {
         LOG.warn("{}: sar (sysstat) not found on PATH; sampling /proc/net/dev instead", host);
         sampler = Sampler.PROC_NET_DEV;
       }
-      sources.add(new ProcessLineSource(host, sampler.source(), run, sampler.localCommand(), Map.of(), sink, metrics)
-          .restartOnExit(true).start());
+      sources.add(new ProcessLineSource(host, sampler.source(), run, sampler.localCommand(), Map.of(), sequences, sink,
+          metrics).restartOnExit(true).start());
       LOG.info("{}: sampling {} ({})", host, sampler.source(), sampler.shellCommand());
     }
     return this;

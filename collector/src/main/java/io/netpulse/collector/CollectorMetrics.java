@@ -37,6 +37,8 @@ public final class CollectorMetrics {
     final LongAdder restarts = new LongAdder();
     final LongAdder gaps = new LongAdder();
     final LongAdder gapMillis = new LongAdder();
+    final LongAdder restartGaps = new LongAdder();
+    final LongAdder restartGapMillis = new LongAdder();
 
     public void read() {
       read.increment();
@@ -63,9 +65,15 @@ public final class CollectorMetrics {
       gapMillis.add(millis);
     }
 
+    /** The first line after a collector restart came {@code millis} after the previous start's last line. */
+    public void restartGap(long millis) {
+      restartGaps.increment();
+      restartGapMillis.add(millis);
+    }
+
     SourceStats stats(SourceId id) {
       return new SourceStats(id, read.sum(), sent.sum(), spooled.sum(), dropped.sum(), restarts.sum(),
-          gaps.sum(), gapMillis.sum());
+          gaps.sum(), gapMillis.sum(), restartGaps.sum(), restartGapMillis.sum());
     }
   }
 }

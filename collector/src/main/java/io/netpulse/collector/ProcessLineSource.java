@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a sampler or tool as a local process (no shell: the command is an argument list) and sends each line of its
- * stdout, numbered per source from 0, to a sink. With {@link #restartOnExit(boolean)} a sampler that dies is started
+ * stdout, numbered per source (from 0, or going on from the previous collector start with a {@link SequenceStore}), to
+ * a sink. With {@link #restartOnExit(boolean)} a sampler that dies is started
  * again with backoff, and the sequence goes on.
  */
 public final class ProcessLineSource implements AutoCloseable {
@@ -47,11 +48,17 @@ public final class ProcessLineSource implements AutoCloseable {
 
   public ProcessLineSource(String host, String source, String run, List<String> command,
       Map<String, String> environment, LineSink sink, CollectorMetrics metrics) {
+    this(host, source, run, command, environment, null, sink, metrics);
+  }
+
+  /** @param sequences numbering that goes on across collector restarts, or null for numbers from 0 */
+  public ProcessLineSource(String host, String source, String run, List<String> command,
+      Map<String, String> environment, SequenceStore sequences, LineSink sink, CollectorMetrics metrics) {
     this.host = host;
     this.source = source;
     this.command = List.copyOf(command);
     this.environment = Map.copyOf(environment);
-    this.emitter = new LineEmitter(host, source, run, sink, metrics);
+    this.emitter = new LineEmitter(host, source, run, sequences, sink, metrics);
   }
 
   /** Start the command again when it exits (samplers); off by default (tools that run once). */

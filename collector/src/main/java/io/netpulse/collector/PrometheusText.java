@@ -29,7 +29,12 @@ public final class PrometheusText {
       new Family("netpulse_collector_ssh_gaps_total", "counter", "Reconnections after a lost SSH session.",
           SourceStats::gaps),
       new Family("netpulse_collector_ssh_gap_seconds_total", "counter",
-          "Time without an SSH connection over all gaps, in seconds.", s -> s.gapMillis() / 1000.0));
+          "Time without an SSH connection over all gaps, in seconds.", s -> s.gapMillis() / 1000.0),
+      new Family("netpulse_collector_restart_gaps_total", "counter",
+          "Collector restarts after which the source read again.", SourceStats::restartGaps),
+      new Family("netpulse_collector_restart_gap_seconds_total", "counter",
+          "Time from the previous collector start's last line to this start's first, in seconds.",
+          s -> s.restartGapMillis() / 1000.0));
 
   private PrometheusText() {}
 

@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
  */
 public enum Sampler {
   SAR_DEV("sar-dev", "exec sar -n DEV 1"),
-  SS_SUMMARY("ss-summary", "while :; do ss -s; sleep 1; done"),
-  PROC_NET_DEV("proc-net-dev", "while :; do cat /proc/net/dev; sleep 1; done");
+  SS_SUMMARY("ss-summary", onTheSecond("ss -s")),
+  PROC_NET_DEV("proc-net-dev", onTheSecond("cat /proc/net/dev"));
 
   /** C locale for '.' decimals and 24-hour times; UTC and ISO dates so row times need no zone guessing. */
   public static final Map<String, String> ENVIRONMENT = Map.of("LC_ALL", "C", "TZ", "UTC", "S_TIME_FORMAT", "ISO");
@@ -24,6 +24,43 @@ public enum Sampler {
   Sampler(String source, String body) {
     this.source = source;
     this.body = body;
+  }
+
+  /**
+   * A loop that runs {@code sample} at once, then once per wall-clock second just after the second begins, as sar's
+   * interval timer does. {@code sample; sleep 1} drifts by the sample's own run time and so loses a whole second every
+   * so often (57 of 1,359 s with a busy ss -s). Here each sleep runs to the next boundary on /proc/uptime (read by the
+   * shell, no process), whose seconds pass at the wall clock's rate (NTP slews both alike), so the sample's run time
+   * is not added. Where a wall-clock second begins on that clock is found after the first sample and every 600 (a
+   * clock step moves it) by polling {@code date +%s} every 10 ms until it changes: {@code date +%N} would need no
+   * polling but busybox as Alpine and Debian build it has no %N. The wake-up is 20 ms past the boundary, as
+   * /proc/uptime counts in 10 ms steps and a wake-up just before the boundary would sample one second twice.
+   * Arithmetic only on numbers without a leading zero (dash reads 010 as octal): uptime "12345.67" becomes 1234567
+   * centiseconds.
+   */
+  private static String onTheSecond(String sample) {
+    return String.join("; ",
+        "i=0",
+        "p=0",
+        "while :",
+        "do " + sample,
+        "if [ $((i % 600)) -eq 0 ]",
+        "then s=$(date +%s)",
+        "while [ \"$(date +%s)\" = \"$s\" ]",
+        "do sleep 0.01",
+        "done",
+        "read u _ </proc/uptime",
+        "u=${u%.*}${u#*.}",
+        "p=$((u % 100))",
+        "else read u _ </proc/uptime",
+        "u=${u%.*}${u#*.}",
+        "r=$(((p - u % 100 + 100) % 100))",
+        "[ $r -ne 0 ] || r=100",
+        "r=$((r + 2))",
+        "sleep $((r / 100)).$((r % 100 / 10))$((r % 10))",
+        "fi",
+        "i=$((i + 1))",
+        "done");
   }
 
   /** Name of the output format, the {@code source} of its lines. */

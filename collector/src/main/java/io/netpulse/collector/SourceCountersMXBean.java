@@ -2,7 +2,8 @@ package io.netpulse.collector;
 
 /**
  * JMX view of one source's counters, registered as {@code io.netpulse:type=collector,host=H,source=S} while the source
- * runs (see {@link SourceMBean}). Every attribute is a count since the collector started, except {@link #getGapMillis}.
+ * runs (see {@link SourceMBean}). Every attribute is a count since the collector started, except the milliseconds of
+ * {@link #getGapMillis} and {@link #getRestartGapMillis}.
  */
 public interface SourceCountersMXBean {
 
@@ -26,4 +27,10 @@ public interface SourceCountersMXBean {
 
   /** Total time without a connection over all gaps, in milliseconds. */
   long getGapMillis();
+
+  /** Collector restarts after which the source read again (0 or 1: counted since this start). */
+  long getRestartGaps();
+
+  /** Time from the previous collector start's last line to this start's first, in milliseconds. */
+  long getRestartGapMillis();
 }

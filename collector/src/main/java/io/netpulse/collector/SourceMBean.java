@@ -105,6 +105,16 @@ public final class SourceMBean implements SourceCountersMXBean, AutoCloseable {
     return counters.gapMillis.sum();
   }
 
+  @Override
+  public long getRestartGaps() {
+    return counters.restartGaps.sum();
+  }
+
+  @Override
+  public long getRestartGapMillis() {
+    return counters.restartGapMillis.sum();
+  }
+
   /** Unregisters; idempotent. */
   @Override
   public synchronized void close() {

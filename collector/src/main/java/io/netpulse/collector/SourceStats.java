@@ -10,12 +10,15 @@ package io.netpulse.collector;
  * @param restarts  times the sampler was started again after it died
  * @param gaps      reconnections after a lost SSH session
  * @param gapMillis total time without a connection over all gaps, in milliseconds
+ * @param restartGaps      collector restarts after which the source read again (at most one per start)
+ * @param restartGapMillis time from the previous start's last line to this start's first, in milliseconds
  */
 public record SourceStats(SourceId id, long read, long sent, long spooled, long dropped, long restarts,
-    long gaps, long gapMillis) {
+    long gaps, long gapMillis, long restartGaps, long restartGapMillis) {
 
   public String logLine() {
     return id + " read=" + read + " sent=" + sent + " spooled=" + spooled + " dropped=" + dropped
-        + " restarts=" + restarts + " gaps=" + gaps + " gap_ms=" + gapMillis;
+        + " restarts=" + restarts + " gaps=" + gaps + " gap_ms=" + gapMillis + " restart_gaps=" + restartGaps
+        + " restart_gap_ms=" + restartGapMillis;
   }
 }

@@ -46,10 +46,16 @@ public final class SshLineSource implements AutoCloseable {
 
   public SshLineSource(SshConnection connection, String source, String run, String command, LineSink sink,
       CollectorMetrics metrics, Duration maxBackoff) {
+    this(connection, source, run, command, null, sink, metrics, maxBackoff);
+  }
+
+  /** @param sequences numbering that goes on across collector restarts, or null for numbers from 0 */
+  public SshLineSource(SshConnection connection, String source, String run, String command, SequenceStore sequences,
+      LineSink sink, CollectorMetrics metrics, Duration maxBackoff) {
     this.connection = connection;
     this.command = command;
     this.maxBackoff = maxBackoff;
-    this.emitter = new LineEmitter(connection.target().name(), source, run, sink, metrics);
+    this.emitter = new LineEmitter(connection.target().name(), source, run, sequences, sink, metrics);
   }
 
   public SshLineSource start() {
@@ -87,12 +93,14 @@ public final class SshLineSource implements AutoCloseable {
         while ((line = out.readLine()) != null) {
           long now = System.currentTimeMillis();
           if (firstAfterCut) {
-            reportGap(lastLineMillis == 0 ? lostAtMillis : lastLineMillis, now);
+            long gap = reportGap(lastLineMillis == 0 ? lostAtMillis : lastLineMillis, now);
             firstAfterCut = false;
+            emitter.emitAfterGap(line, gap); // the event states the gap: downstream sees time without lines
+          } else {
+            emitter.emit(line);
           }
           lostAtMillis = 0;
           lastLineMillis = now;
-          emitter.emit(line);
           backoff.reset();
         }
         if (closed.getCount() == 0) {
@@ -118,7 +126,7 @@ public final class SshLineSource implements AutoCloseable {
       if (sessionLost && lostAtMillis == 0) {
         lostAtMillis = System.currentTimeMillis();
         LOG.warn("{}/{}: SSH session to {} lost{}: {}; reconnecting with backoff", emitter.host(), emitter.source(),
-            connection.target(), everConnected ? " after seq " + (emitter.emitted() - 1) : "", failure);
+            connection.target(), everConnected ? " after seq " + emitter.lastSeq() : "", failure);
       } else if (!sessionLost) {
         emitter.counters().restarted();
         LOG.warn("{}/{}: remote command on {} {}; starting it again", emitter.host(), emitter.source(),
@@ -134,11 +142,12 @@ public final class SshLineSource implements AutoCloseable {
     }
   }
 
-  private void reportGap(long fromMillis, long toMillis) {
+  private long reportGap(long fromMillis, long toMillis) {
     long gap = toMillis - fromMillis;
     emitter.counters().gap(gap);
     LOG.warn("{}/{}: gap of {} ms without lines from {} (SSH reconnection); seq goes on at {}", emitter.host(),
-        emitter.source(), gap, connection.target(), emitter.emitted());
+        emitter.source(), gap, connection.target(), emitter.nextSeq());
+    return gap;
   }
 
   private static void awaitExitStatus(ChannelExec ch) {

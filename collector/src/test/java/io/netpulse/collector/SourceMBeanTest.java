@@ -72,6 +72,30 @@ class SourceMBeanTest {
   }
 
   @Test
+  void countsTheGapOfACollectorRestart() throws Exception {
+    Path data = dir.resolve("data");
+    ObjectName name = SourceMBean.objectName("h", "once");
+    List<String> oneLine = List.of("sh", "-c", "echo x; exec sleep 60");
+    try (SequenceStore before = SequenceStore.open(data);
+        ProcessLineSource source = new ProcessLineSource("h", "once", null, oneLine, Map.of(), before,
+            new RecordingSink(), new CollectorMetrics()).start()) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> source.linesRead() == 1);
+    }
+    Thread.sleep(200); // a restart takes time: the gap is above 0
+    CollectorMetrics metrics = new CollectorMetrics();
+    try (SequenceStore after = SequenceStore.open(data);
+        ProcessLineSource source = new ProcessLineSource("h", "once", null, oneLine, Map.of(), after,
+            new RecordingSink(), metrics).start()) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> source.linesRead() == 1);
+      SourceStats stats = metrics.stats("h", "once");
+      assertThat(stats.restartGaps()).isEqualTo(1);
+      assertThat(stats.restartGapMillis()).isGreaterThanOrEqualTo(200);
+      assertThat(JMX.getAttribute(name, "RestartGaps")).isEqualTo(1L);
+      assertThat(JMX.getAttribute(name, "RestartGapMillis")).isEqualTo(stats.restartGapMillis());
+    }
+  }
+
+  @Test
   void plainNamesStayUnquotedAndOddOnesAreQuoted() throws Exception {
     assertThat(SourceMBean.objectName("198.18.0.2", "sar-dev"))
         .hasToString("io.netpulse:type=collector,host=198.18.0.2,source=sar-dev");

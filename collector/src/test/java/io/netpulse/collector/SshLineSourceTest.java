@@ -57,7 +57,12 @@ class SshLineSourceTest {
       assertThat(lines.stream().map(LineEvent::seq).toList())
           .containsExactlyElementsOf(LongStream.range(0, lines.size()).boxed().toList());
       // sar started again: its banner (Linux ... ) shows up twice, once per connection
-      assertThat(lines.stream().filter(l -> l.line().startsWith("Linux ")).count()).isEqualTo(2);
+      List<LineEvent> banners = lines.stream().filter(l -> l.line().startsWith("Linux ")).toList();
+      assertThat(banners).hasSize(2);
+      // the first line after the cut states the gap, as counted; no other line states one
+      assertThat(lines).filteredOn(l -> l.gapMs() != null).containsExactly(banners.get(1));
+      assertThat(banners.get(1).gapMs()).isEqualTo(stats.gapMillis());
+      assertThat(lines).allMatch(l -> l.epoch() == null); // numbered in memory: no collector start to name
       assertThat(lines).anyMatch(l -> l.line().contains(sut.iface()));
     }
   }

@@ -12,6 +12,7 @@ import io.netpulse.collector.MetricsEndpoint;
 import io.netpulse.collector.MetricsLog;
 import io.netpulse.collector.PrometheusText;
 import io.netpulse.collector.Sampler;
+import io.netpulse.collector.SequenceStore;
 import io.netpulse.collector.SinkSettings;
 import io.netpulse.common.kafka.KafkaConnection;
 import java.io.IOException;
@@ -95,7 +96,8 @@ public final class CollectorCommand implements Callable<Integer> {
             + "non-loopback --metrics-host.")
     String metricsToken;
 
-    abstract AutoCloseable startSampling(LineSink sink, CollectorMetrics metrics) throws Exception;
+    abstract AutoCloseable startSampling(SequenceStore sequences, LineSink sink, CollectorMetrics metrics)
+        throws Exception;
 
     abstract String describe();
 
@@ -131,11 +133,14 @@ public final class CollectorCommand implements Callable<Integer> {
         }
       }, "netpulse-collector-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
+      // closed in reverse: the samplers stop before the sequence state is written a last time, and that before
+      // the data dir is unlocked
       try (DataDirLock lock = lockDataDir();
+          SequenceStore sequences = openSequences();
           MetricsLog log = new MetricsLog(metrics, Duration.ofSeconds(metricsIntervalSeconds));
           KafkaLineSink sink = new KafkaLineSink(settings, metrics);
           MetricsEndpoint endpoint = serveMetrics(metricsAddress, metrics, sink);
-          AutoCloseable sampling = startSampling(sink, metrics)) {
+          AutoCloseable sampling = startSampling(sequences, sink, metrics)) {
         System.err.println("collector " + describe() + " -> " + settings.topic() + " at "
             + kafka.describe() + "; spool " + settings.spoolDir());
         if (endpoint != null) {
@@ -162,6 +167,14 @@ public final class CollectorCommand implements Callable<Integer> {
         return DataDirLock.acquire(pipeline.dataDir);
       } catch (DataDirLock.DataDirUnavailableException e) {
         throw new UserError(e.getMessage());
+      }
+    }
+
+    private SequenceStore openSequences() {
+      try {
+        return SequenceStore.open(pipeline.dataDir);
+      } catch (IOException e) {
+        throw new UserError("cannot write the sequence state in data dir " + pipeline.dataDir + ": " + e.getMessage());
       }
     }
 
@@ -238,14 +251,14 @@ public final class CollectorCommand implements Callable<Integer> {
     List<String> samplers;
 
     @Override
-    AutoCloseable startSampling(LineSink sink, CollectorMetrics metrics) throws Exception {
+    AutoCloseable startSampling(SequenceStore sequences, LineSink sink, CollectorMetrics metrics) throws Exception {
       List<Sampler> chosen;
       try {
         chosen = samplers.stream().map(String::strip).map(Sampler::named).toList();
       } catch (IllegalArgumentException e) {
         throw new UserError("--samplers: " + e.getMessage());
       }
-      return new CollectorAgent(hostName(), chosen, run, sink, metrics).start();
+      return new CollectorAgent(hostName(), chosen, run, sequences, sink, metrics).start();
     }
 
     private String hostName() throws java.net.UnknownHostException {
@@ -282,8 +295,8 @@ public final class CollectorCommand implements Callable<Integer> {
     }
 
     @Override
-    AutoCloseable startSampling(LineSink sink, CollectorMetrics metrics) {
-      return new AgentlessCollector(inventory, run, sink, metrics).start();
+    AutoCloseable startSampling(SequenceStore sequences, LineSink sink, CollectorMetrics metrics) {
+      return new AgentlessCollector(inventory, run, sequences, sink, metrics).start();
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.collector.Sampler;
+
 /** Command lines shared by several procedures; every one runs in the foreground so that its PID is known. */
 final class ToolCommands {
 
@@ -14,9 +16,12 @@ final class ToolCommands {
         .withEnv("TZ", "UTC");
   }
 
-  /** {@code ss -s} every second until stopped (a fixed script: no plan value in it). */
+  /**
+   * {@code ss -s} once per wall-clock second until stopped: the collector's own ss-summary sampler, the same text, so
+   * that both sample on the second (a fixed script: no plan value in it).
+   */
   static RemoteCommand ssSummaryEverySecond() {
-    return RemoteCommand.of("sh", "-c", "while :; do ss -s; echo; sleep 1; done").withEnv("LC_ALL", "C");
+    return RemoteCommand.of("sh", "-c", Sampler.SS_SUMMARY.shellCommand());
   }
 
   /** netserver on {@code port}, {@code -D}: not daemonised, so it stays the process we started. */

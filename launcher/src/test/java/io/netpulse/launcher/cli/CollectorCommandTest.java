@@ -95,12 +95,28 @@ class CollectorCommandTest {
       Result ssh = collector("ssh", "--inventory", inv.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
           "--data-dir", dir.resolve("ssh").toString(), "--duration", "10"); // SSH set-up takes seconds on a busy machine
       assertThat(ssh.exit()).as(ssh.err()).isZero();
+      // started again on the same data dir: every host/source goes on where it stopped, in a new epoch
+      Result sshAgain = collector("ssh", "--inventory", inv.toString(), "--bootstrap-servers",
+          kafka.bootstrapServers(), "--data-dir", dir.resolve("ssh").toString(), "--duration", "10");
+      assertThat(sshAgain.exit()).as(sshAgain.err()).isZero();
 
       Map<String, List<LineEvent>> bySource = read(kafka.bootstrapServers(), topics.lines());
       assertThat(bySource).containsKeys("agent-host/sar-dev", "agent-host/ss-summary", "sut/sar-dev",
           "sut/ss-summary", "peer/proc-net-dev");
       bySource.forEach((source, lines) -> assertThat(lines.stream().map(LineEvent::seq).toList()).as(source)
           .containsExactlyElementsOf(LongStream.range(0, lines.size()).boxed().toList()));
+      assertThat(bySource.get("agent-host/sar-dev")).allMatch(l -> l.epoch() != null);
+      for (String source : List.of("sut/sar-dev", "sut/ss-summary", "peer/proc-net-dev")) {
+        List<LineEvent> lines = bySource.get(source);
+        List<Long> epochs = lines.stream().map(LineEvent::epoch).distinct().toList();
+        assertThat(epochs).as(source + ": one epoch per start, in order").hasSize(2).isSorted();
+        int firstAfter = lines.stream().map(LineEvent::epoch).toList().indexOf(epochs.get(1));
+        LineEvent before = lines.get(firstAfter - 1);
+        LineEvent after = lines.get(firstAfter);
+        assertThat(after.gapMs()).as(source + ": the restart gap stated in its first line")
+            .isEqualTo(after.ts() - before.ts());
+        assertThat(lines).filteredOn(l -> l.gapMs() != null).as(source).containsExactly(after);
+      }
       assertThat(bySource.get("sut/sar-dev")).anyMatch(l -> l.line().contains(HOSTS.sut().iface()));
       assertThat(bySource.get("sut/ss-summary")).anyMatch(l -> l.line().startsWith("TCP:"));
       assertThat(bySource.get("peer/proc-net-dev")).anyMatch(l -> l.line().contains(HOSTS.peer().iface() + ":"));

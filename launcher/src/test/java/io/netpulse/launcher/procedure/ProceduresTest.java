@@ -3,6 +3,7 @@ package io.netpulse.launcher.procedure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netpulse.collector.Sampler;
 import io.netpulse.launcher.plan.IrqAffinity;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.PlanLoader;
@@ -180,7 +181,8 @@ class ProceduresTest {
             + "--connections 25001 --hold 60s",
         "aux2: /opt/jdk/bin/java -jar .netpulse/netpulse.jar connections client --server 198.18.0.2 "
             + "--ports 2000:64000:2000 --connections 25001 --hold 60s");
-    assertThat(rendered(own.samplers())).containsExactly("sut: env LC_ALL=C sh -c 'while :; do ss -s; echo; sleep 1; done'");
+    assertThat(rendered(own.samplers()))
+        .containsExactly("sut: sh -c " + RemoteCommand.quote(Sampler.SS_SUMMARY.shellCommand()));
     assertThat(own.results().get(0)).isEqualTo(new ResultRule("tcp_estab", "connections", "ss-summary",
         "tcp_estab", "sut", null, Combine.MAX_OF_SAMPLES));
     TestProcedure c1000k = Procedures.build(plan, plan.tests().get(1), FOUR_QUEUES);

@@ -80,11 +80,14 @@ class EventSchemaTest {
           "netperf", "p1", "netperf -t TCP_CRR", 0, Recorded.output("netperf/netperf-tcp-crr.txt"), "", t, t + 2000));
       tools.pipeInput("r1", tool, t + 2_000);
       lines.pipeInput("sut", "not json", t + 10_000);
-      inputs = new String[] {measuring, done, firstLine, tool};
+      // a collector's line: numbered in an epoch, the first after a restart stating its gap
+      String collectorLine = Json.text(new LineEvent(LineEvent.SCHEMA, "sut", "ss-summary", null, 1000, t,
+          "TCP:   3 (estab 1, closed 0, orphaned 0, timewait 0)", null, t - 60_000, 10_810L));
+      inputs = new String[] {measuring, done, firstLine, tool, collectorLine};
       driver.advanceWallClockTime(RateTopology.DEFAULT_EMIT_EVERY); // rates are emitted on a wall-clock tick
 
       assertValid("run-event", List.of(inputs[0], inputs[1]));
-      assertValid("line-event", List.of(inputs[2]));
+      assertValid("line-event", List.of(inputs[2], inputs[4]));
       assertValid("tool-output-event", List.of(inputs[3]));
       assertValid("sample", output(driver, TOPICS.samples()));
       assertValid("rate-event", output(driver, TOPICS.rates()));
