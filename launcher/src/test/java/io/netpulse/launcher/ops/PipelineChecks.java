@@ -174,6 +174,24 @@ final class PipelineChecks implements AutoCloseable {
   }
 
   /**
+   * The members of each of {@code groups} now, as "clientId@host" (empty when none): whether a stopped processor left
+   * its groups, or its successor must wait for the session timeout before it gets the partitions.
+   */
+  Map<String, List<String>> groupMembers(List<String> groups) {
+    try {
+      Map<String, List<String>> out = new java.util.TreeMap<>();
+      admin.describeConsumerGroups(groups).all().get(30, java.util.concurrent.TimeUnit.SECONDS).forEach((g, d) ->
+          out.put(g, d.members().stream().map(m -> m.clientId() + "@" + m.host()).toList()));
+      return out;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("cannot describe groups " + groups + ": " + e, e);
+    }
+  }
+
+  /**
    * The latest window start of a 1-s rate of {@code host} written to {@code rates} from {@code from} on, or
    * Long.MIN_VALUE if none: whether new lines still become rates.
    */

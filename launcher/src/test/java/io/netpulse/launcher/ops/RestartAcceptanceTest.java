@@ -12,8 +12,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -54,8 +52,6 @@ class RestartAcceptanceTest {
   private static final Duration STORE_DOWN = Duration.ofSeconds(60);
   private static final Duration COLLECTOR_DOWN = Duration.ofSeconds(5);
   private static final Duration STOP_WITHIN = Duration.ofSeconds(60);
-  /** Differences shown in a message; the counts cover all. */
-  private static final int SHOWN = 12;
   /** PENDING MERGE: the collector's restart-gap log line, worded like the SSH one; adjust to the merged wording. */
   private static final Pattern GAP = Pattern.compile("(\\S+): gap of (\\d+) ms");
   private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
@@ -107,6 +103,13 @@ class RestartAcceptanceTest {
         .as("[protects: a clean stop, as docker stop/systemd expect] %s exits within %d s of SIGTERM", old,
             STOP_WITHIN.toSeconds()).isTrue();
     old.close();
+    Map<String, List<String>> members =
+        checks.groupMembers(List.of(PipelineSession.APPLICATION_ID, PipelineChecks.STORE_GROUP));
+    soft.assertThat(members.values().stream().allMatch(List::isEmpty))
+        .as("[protects: a clean stop: the restart need not wait out a session timeout] after SIGTERM the processor "
+            + "left its consumer groups (Kafka Streams' and the store writer's); members left behind: %s; its log:\n"
+            + "    %s", members, old.tail(8).replace("\n", "\n    "))
+        .isTrue();
     session.startProcessor();
     mark("started " + session.processor().name());
     expectCurrent(soft, "processor SIGTERM + restart", session.processor().startedAtMs());
@@ -244,70 +247,12 @@ class RestartAcceptanceTest {
   }
 
   private void checkRates(SoftAssertions soft, String fault, long sinceMs) {
-    PipelineChecks.TopicView topic = checks.topicView();
-    ReferenceRates.Result ref = topic.reference();
-    Predicate<RateKey> scope = topic.scope(sinceMs);
-    Set<RateKey> sarSeconds = ref.sarSeconds().stream().filter(scope).collect(Collectors.toSet());
-    Long streamTime = ref.streamTimeByHost().get(PipelineSession.HOST);
-    String span = "windows from " + (sinceMs == Long.MIN_VALUE ? "the start" : RateComparison.clock(sinceMs))
-        + " to " + (streamTime == null ? "?" : RateComparison.clock(streamTime - ReferenceRates.GRACE_MS)) + "Z";
-    System.out.printf("restart acceptance: %s: reference from %d lines (up to %s): %d samples, %d late, %d windows "
-        + "(%d judged, %d seconds with sar lines); topic: %d rate records, %d unreadable%n", fault, ref.lines(),
-        topic.linesUpTo(), ref.samples(), ref.lateSamples(), ref.windows().size(),
-        ref.windows().keySet().stream().filter(scope).count(), sarSeconds.size(), topic.rateRecords(),
-        topic.unreadableRates());
-    soft.assertThat(sarSeconds.size())
-        .as("%s: the reference has seconds with sar lines to judge in %s (else the checks below prove nothing)",
-            fault, span).isGreaterThanOrEqualTo(5);
-
-    RateComparison onTopic = RateComparison.of(ref.windows(), topic.rates(), scope);
-    List<RateComparison.Difference> topicWrong = onTopic.valueDifferences(sarSeconds);
-    soft.assertThat(topicWrong.size())
-        .as("[protects: no wrong value after a restart] %s: rates on netpulse.rates (latest per key and window) that "
-            + "differ from the rates computed from netpulse.lines, %s: %s\n  %s", fault, span,
-            RateComparison.describe(topicWrong, onTopic.compared(), SHOWN, topic::historyOf), timeline())
-        .isZero();
-    List<RateComparison.Difference> topicMissing = onTopic.missing(sarSeconds);
-    soft.assertThat(topicMissing.size())
-        .as("[protects: no missing second] %s: seconds with sar lines without their 1-s rate on netpulse.rates, %s: %s"
-            + "\n  %s", fault, span, RateComparison.describe(topicMissing, sarSeconds.size(), SHOWN), timeline())
-        .isZero();
-
-    PipelineChecks.StoreView store = checks.storeView(topic, sinceMs, STORE_CATCH_UP);
-    soft.assertThat(store.caughtUpAfterMs())
-        .as("[protects: the store catches up] %s: the store writer (group %s) committed everything on netpulse.rates "
-            + "within %d s (lag left: %d); query error: %s", fault, PipelineChecks.STORE_GROUP,
-            STORE_CATCH_UP.toSeconds(), store.writerLag(), store.error())
-        .isNotNegative();
-    Map<RateKey, List<RateValue>> duplicates = store.duplicates(scope);
-    soft.assertThat(duplicates.size())
-        .as("[protects: a replayed batch lands once] %s: windows with more than one row in netpulse_rate for "
-            + "(timestamp, host, interface, metric, unit, window), %s; table %s; first %d:%s", fault, span,
-            store.tableInfo(), Math.min(SHOWN, duplicates.size()), duplicates.entrySet().stream().limit(SHOWN)
-                .map(e -> e.getKey() + " x" + e.getValue().size() + " " + e.getValue())
-                .collect(Collectors.joining("\n    ", "\n    ", "")))
-        .isZero();
-    RateComparison inStore = RateComparison.of(ref.windows(), store.forComparison(ref.windows()), scope);
-    List<RateComparison.Difference> storeWrong = inStore.valueDifferences(sarSeconds);
-    soft.assertThat(storeWrong.size())
-        .as("[protects: no wrong value in the store] %s: rows of netpulse_rate that differ from the rates computed "
-            + "from netpulse.lines, %s: %s\n  %s", fault, span,
-            RateComparison.describe(storeWrong, inStore.compared(), SHOWN,
-                k -> "\n      rows: " + store.rows().getOrDefault(k, List.of())), timeline())
-        .isZero();
-    List<RateComparison.Difference> storeMissing = inStore.missing(sarSeconds);
-    soft.assertThat(storeMissing.size())
-        .as("[protects: no missing second in the store] %s: seconds with sar lines without their 1-s row in "
-            + "netpulse_rate, %s: %s\n  %s", fault, span, RateComparison.describe(storeMissing, sarSeconds.size(), SHOWN),
-            timeline())
-        .isZero();
-    System.out.printf("restart acceptance: %s: topic: %d wrong/extra, %d missing seconds; store: caught up after %d "
-        + "ms, %d duplicated windows, %d wrong/extra, %d missing seconds (%s)%n", fault, topicWrong.size(),
-        topicMissing.size(), store.caughtUpAfterMs(), duplicates.size(), storeWrong.size(), storeMissing.size(), span);
+    Long streamTime = RateChecks.judge(soft, checks, fault, sinceMs, STORE_CATCH_UP, this::timeline);
     if (streamTime != null) {
       judgedUpToMs = Math.max(judgedUpToMs, streamTime - ReferenceRates.GRACE_MS - 10_000);
     }
   }
+
 
   /**
    * PENDING MERGE (collector restart gap, being added in parallel): the restarted collector reports how long its
