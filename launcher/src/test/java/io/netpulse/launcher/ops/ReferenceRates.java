@@ -1,0 +1,161 @@
+package io.netpulse.launcher.ops;
+
+import io.netpulse.common.event.LineEvent;
+import io.netpulse.common.event.Sample;
+import io.netpulse.common.json.Json;
+import io.netpulse.processor.parse.LineParser;
+import io.netpulse.processor.parse.ParseContext;
+import io.netpulse.processor.parse.Parsers;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * What {@code netpulse.rates} must say, computed from {@code netpulse.lines} alone, independently of the processor's
+ * code except for the parsers (a parser bug is not what this test is about): lines are read as the processor's
+ * ParseTopology reads them ({@code Parsers.lineParser(source)}, {@code ParseContext.streamed(line.ts())}, unreadable
+ * records and lines without host/source/line skipped), and windows follow the semantics RateProcessor documents:
+ * per host/iface/metric, 1-s tumbling windows and 10-s windows hopping by 1 s, in the samples' own time (window start
+ * = the sample's time floored to the second), summary rows and non-finite values left out; stream time is the largest
+ * sample time seen in the partition so far, and a window takes a sample only while stream time is below its end plus
+ * the 5-s grace.
+ */
+final class ReferenceRates {
+
+  /** RateTopology's documented grace: disorder a window still accepts. */
+  static final long GRACE_MS = 5_000;
+  private static final long SECOND_MS = 1_000;
+  private static final long TEN_MS = 10_000;
+  private static final String SAR_DEV = "sar-dev";
+  private static final String PROC_NET_DEV = "proc-net-dev";
+
+  /**
+   * @param windows every window with at least one sample, and its figures
+   * @param sarSeconds the 1-s windows that have samples of sar lines ("seconds with sar lines")
+   * @param streamTimeByHost per host, the stream time of its partition once every line was read
+   * @param firstSampleByHost per host, its earliest sample time
+   * @param unsupported lines of a stateful source (proc-net-dev) this reference does not compute
+   */
+  record Result(Map<RateKey, RateValue> windows, Set<RateKey> sarSeconds, Map<String, Long> streamTimeByHost,
+      Map<String, Long> firstSampleByHost, long lines, long samples, long lateSamples, long unsupported) {
+
+    /**
+     * Whether the reference knows {@code key}'s final figures: the window lies after the host's first sample and its
+     * end plus the grace is behind the host's stream time (nothing may still change it), and it starts at or after
+     * {@code sinceMs}.
+     */
+    boolean complete(RateKey key, long sinceMs) {
+      Long first = firstSampleByHost.get(key.host());
+      Long streamTime = streamTimeByHost.get(key.host());
+      return first != null && key.startMs() >= sinceMs && key.startMs() >= first - Math.floorMod(first, SECOND_MS)
+          && key.endMs() + GRACE_MS <= streamTime;
+    }
+  }
+
+  private ReferenceRates() {}
+
+  /** @param partitions the records of each partition of {@code lines}, each list in offset order */
+  static Result compute(Collection<List<ConsumerRecord<String, byte[]>>> partitions) {
+    Map<RateKey, Acc> windows = new HashMap<>();
+    Set<RateKey> sarSeconds = new HashSet<>();
+    Map<String, Long> streamTimeByHost = new HashMap<>();
+    Map<String, Long> firstSampleByHost = new HashMap<>();
+    long lines = 0;
+    long samples = 0;
+    long late = 0;
+    long unsupported = 0;
+    for (List<ConsumerRecord<String, byte[]>> partition : partitions) {
+      long streamTime = Long.MIN_VALUE;
+      Set<String> hosts = new HashSet<>();
+      for (ConsumerRecord<String, byte[]> record : partition) {
+        lines++;
+        LineEvent line = lineOf(record.value());
+        if (line == null) {
+          continue;
+        }
+        Optional<LineParser> parser = Parsers.lineParser(line.source());
+        if (parser.isEmpty()) {
+          unsupported += PROC_NET_DEV.equals(line.source()) ? 1 : 0;
+          continue;
+        }
+        for (Sample parsed : parser.get().parseLine(line.line(), 0, ParseContext.streamed(line.ts())).samples()) {
+          Sample s = parsed.withOrigin(line.host(), line.run(), line.source());
+          if (s.summary() || !Double.isFinite(s.value())) {
+            continue;
+          }
+          samples++;
+          long ts = s.ts() > 0 ? s.ts() : record.timestamp();
+          streamTime = Math.max(streamTime, ts);
+          hosts.add(s.host());
+          firstSampleByHost.merge(s.host(), ts, Math::min);
+          long closeMs = streamTime - GRACE_MS;
+          long start = ts - Math.floorMod(ts, SECOND_MS);
+          if (start + TEN_MS <= closeMs) {
+            late++;
+            continue;
+          }
+          if (start + SECOND_MS > closeMs) {
+            RateKey second = new RateKey(s.host(), s.iface(), s.metric(), "1s", start);
+            windows.computeIfAbsent(second, k -> new Acc(s.unit())).add(s.value());
+            if (SAR_DEV.equals(s.source())) {
+              sarSeconds.add(second);
+            }
+          }
+          for (long w = start - TEN_MS + SECOND_MS; w <= start; w += SECOND_MS) {
+            if (w + TEN_MS > closeMs) {
+              windows.computeIfAbsent(new RateKey(s.host(), s.iface(), s.metric(), "10s", w), k -> new Acc(s.unit()))
+                  .add(s.value());
+            }
+          }
+        }
+      }
+      for (String host : hosts) {
+        streamTimeByHost.merge(host, streamTime, Math::max);
+      }
+    }
+    Map<RateKey, RateValue> values = new HashMap<>();
+    windows.forEach((k, acc) -> values.put(k, acc.value()));
+    return new Result(values, sarSeconds, streamTimeByHost, firstSampleByHost, lines, samples, late, unsupported);
+  }
+
+  /** The line event in a record's value, or null for what the processor dead-letters instead of parsing. */
+  private static LineEvent lineOf(byte[] value) {
+    LineEvent line;
+    try {
+      line = Json.read(value, LineEvent.class);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    return line == null || line.line() == null || line.source() == null || line.host() == null ? null : line;
+  }
+
+  /** Sum, min, max and count of one window's samples, in arrival order. */
+  private static final class Acc {
+    private final String unit;
+    private double sum;
+    private double min = Double.POSITIVE_INFINITY;
+    private double max = Double.NEGATIVE_INFINITY;
+    private long count;
+
+    Acc(String unit) {
+      this.unit = unit;
+    }
+
+    void add(double v) {
+      sum += v;
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+      count++;
+    }
+
+    RateValue value() {
+      return new RateValue(sum / count, min, max, count, unit);
+    }
+  }
+}
