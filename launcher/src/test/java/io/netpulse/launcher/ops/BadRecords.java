@@ -155,36 +155,50 @@ final class BadRecords {
   }
 
   /**
-   * PENDING MERGE (oversize dead letters, being added in parallel): a dead letter over the producer's limit is cut, and
-   * then says the original size, the record's offset and a digest of the whole value. The field names are not known
-   * yet: this looks for the two numbers anywhere in the dead letter and for a field named like a digest. Adjust to the
-   * merged format.
+   * A dead letter too large to copy whole is cut, and says so: {@code truncated}, the original's size
+   * ({@code valueBytes}), where it is ({@code partition}, {@code offset}) and its SHA-256 ({@code valueSha256}), so
+   * that the original can be found and checked.
    *
    * @return null if the dead letter is whole or identifies its cut record, else what it lacks
    */
   static String oversizeProblem(Produced p, DeadLetterSeen d) {
     String original = p.bad().value() == null ? null : new String(p.bad().value(), StandardCharsets.UTF_8);
-    String copy = d.body() == null ? null : d.body().path("value").asText(null);
-    if (original != null && original.equals(copy)) {
+    JsonNode body = d.body();
+    String copy = body == null ? null : body.path("value").asText(null);
+    if (original != null && original.equals(copy) && !body.path("truncated").asBoolean(false)) {
       return null; // kept whole
     }
-    String text = d.body() == null ? "" : d.body().toString();
-    List<String> fields = new ArrayList<>();
-    if (d.body() != null) {
-      d.body().fieldNames().forEachRemaining(n -> fields.add(n.toLowerCase(java.util.Locale.ROOT)));
+    if (body == null) {
+      return "not JSON";
     }
     List<String> lacks = new ArrayList<>();
-    String size = Integer.toString(p.bad().value() == null ? 0 : p.bad().value().length);
-    if (!text.contains(size)) {
-      lacks.add("original size " + size);
+    int size = p.bad().value() == null ? 0 : p.bad().value().length;
+    if (!body.path("truncated").asBoolean(false)) {
+      lacks.add("truncated=true");
     }
-    if (!text.contains(Long.toString(p.offset()))) {
-      lacks.add("offset " + p.offset());
+    if (body.path("valueBytes").asLong(-1) != size) {
+      lacks.add("valueBytes=" + size);
     }
-    if (fields.stream().noneMatch(n -> n.contains("digest") || n.contains("sha"))) {
-      lacks.add("a digest field");
+    if (body.path("partition").asInt(-1) != p.partition() || body.path("offset").asLong(-1) != p.offset()) {
+      lacks.add("partition " + p.partition() + " offset " + p.offset());
+    }
+    String sha = sha256(p.bad().value());
+    if (!sha.equals(body.path("valueSha256").asText(""))) {
+      lacks.add("valueSha256=" + sha);
+    }
+    if (copy != null && original != null && !original.startsWith(copy)) {
+      lacks.add("a copy that is the original's beginning");
     }
     return lacks.isEmpty() ? null : "lacks " + String.join(", ", lacks) + "; its fields: " + fieldSummary(d);
+  }
+
+  private static String sha256(byte[] value) {
+    try {
+      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+          .digest(value == null ? new byte[0] : value));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** A dead letter's fields with long values cut, for messages. */

@@ -70,6 +70,10 @@ public final class RatesToStore implements AutoCloseable {
     // The processor writes rates in exactly-once transactions: skip aborted ones.
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
+    // A writer that died with its processor (SIGKILL) is out of the group within 10 s, not 45 s: until then the
+    // restarted one gets no partitions and the store falls behind (the processor's own consumer does the same).
+    props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+    props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 2_000);
     this.consumer = new KafkaConsumer<>(kafka.clientProperties(props), new StringDeserializer(), new ByteArrayDeserializer());
     this.thread = new Thread(this::run, "netpulse-rates-to-store");
     this.thread.setDaemon(true);
