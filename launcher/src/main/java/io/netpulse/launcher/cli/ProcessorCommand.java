@@ -46,8 +46,9 @@ public final class ProcessorCommand implements Callable<Integer> {
     // every option before anything starts: a bad one is a usage error, not a failure after Streams has started
     pipeline.validate();
     OptionChecks.requireApplicationId(applicationId);
-    OptionChecks.requireWritableFileLocation(healthFile, "--health-file");
     io.netpulse.processor.ProcessorSettings settings = tuning.settings();
+    OptionChecks.requireWritableFileLocation(healthFile, "--health-file");
+    pipeline.requireWritableDataDir();
     KafkaConnection kafka = pipeline.requireExternalKafka("processor", "");
     if (kafka.settingsFile() != null) {
       KafkaCheck.requireNotRefused(kafka);

@@ -41,14 +41,19 @@ public final class ProcessorOptions extends ClusterOptions {
     return InfluxToken.read(influxTokenFile);
   }
 
+  /** The checks that touch nothing; the data dir's is {@link #requireWritableDataDir()}, as it creates the dir. */
   @Override
   public void validate() {
     super.validate();
+    requireExternalKafka("processor", "");
     OptionChecks.requireRange(partitions, 1, Long.MAX_VALUE, "--partitions");
     if (influxUrl != null) {
       OptionChecks.requireHttpUrl(influxUrl, "--influx-url");
       InfluxToken.validate(influxOrg, influxBucket, influxTokenFile);
     }
+  }
+
+  public void requireWritableDataDir() {
     LocalResources.requireWritableDir(dataDir.toAbsolutePath().normalize());
   }
 }
