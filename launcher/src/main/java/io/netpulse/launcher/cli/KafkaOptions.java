@@ -40,9 +40,10 @@ public abstract class KafkaOptions {
     } catch (KafkaSettingsException e) {
       throw new UserError(e.getMessage());
     }
-    kafka.ifPresent(k -> OptionChecks.requireServers(k.bootstrapServers(), bootstrapServers() != null
-        && !bootstrapServers().isBlank() ? OptionChecks.named("--bootstrap-servers")
-        : "bootstrap.servers in --kafka-config " + kafkaConfig));
+    boolean fromFlag = bootstrapServers() != null && !bootstrapServers().isBlank();
+    String source = fromFlag ? OptionChecks.named("--bootstrap-servers")
+        : "bootstrap.servers in --kafka-config " + kafkaConfig;
+    kafka.ifPresent(k -> OptionChecks.requireServers(k.bootstrapServers(), source));
     return kafka;
   }
 
@@ -55,7 +56,6 @@ public abstract class KafkaOptions {
     Topics named = topics();
     OptionChecks.requireTopicPrefix(topicPrefix,
         named.all().stream().mapToInt(t -> t.length() - named.prefix().length()).max().orElse(0));
-    OptionChecks.requireReadableFile(kafkaConfig, "--kafka-config");
-    externalKafka();
+    externalKafka(); // reads and checks the --kafka-config file, if any
   }
 }
