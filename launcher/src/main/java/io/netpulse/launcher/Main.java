@@ -4,6 +4,7 @@ import io.netpulse.launcher.cli.CleanupCommand;
 import io.netpulse.launcher.cli.CollectorCommand;
 import io.netpulse.launcher.cli.DashboardCommand;
 import io.netpulse.launcher.cli.DemoCommand;
+import io.netpulse.launcher.cli.EnvHelp;
 import io.netpulse.launcher.cli.NetpulseCommand;
 import io.netpulse.launcher.cli.ParseCommand;
 import io.netpulse.launcher.cli.ProcessorCommand;
@@ -11,6 +12,7 @@ import io.netpulse.launcher.cli.ReportCommand;
 import io.netpulse.launcher.cli.RunCommand;
 import io.netpulse.launcher.cli.UserErrors;
 import io.netpulse.launcher.cli.bench.BenchCommand;
+import io.netpulse.launcher.cli.topics.TopicsCommand;
 import io.netpulse.launcher.connections.ConnectionsCommand;
 import picocli.CommandLine;
 
@@ -32,10 +34,11 @@ public final class Main {
         .addSubcommand(new RunCommand())
         .addSubcommand(new ReportCommand())
         .addSubcommand(new CollectorCommand())
+        .addSubcommand(new TopicsCommand())
         .addSubcommand(new BenchCommand())
         .addSubcommand(new ConnectionsCommand())
         .addSubcommand(new CleanupCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
-    return cli;
+    return EnvHelp.install(cli);
   }
 }

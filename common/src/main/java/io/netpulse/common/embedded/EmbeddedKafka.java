@@ -31,6 +31,11 @@ import org.apache.kafka.server.common.MetadataVersion;
  * A real single-node Kafka (KRaft, combined broker + controller) running in this JVM. Its log
  * directory lives under the given data dir, so a restart on the same dir keeps the topics and
  * their records.
+ *
+ * <p>On such a restart the controller may refuse its own registration once (NotControllerException: Kafka sends it
+ * when the Raft leader, itself, is known but before the controller has replayed the metadata log, the likelier the
+ * longer that log) and retry it successfully; Kafka logs the refusal as an ERROR of {@code kafka.server.ControllerApis}
+ * with a stack trace, which netpulse's logging configuration turns off.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 

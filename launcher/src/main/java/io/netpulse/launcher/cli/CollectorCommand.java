@@ -51,7 +51,12 @@ public final class CollectorCommand implements Callable<Integer> {
   /** Options and the run loop shared by both modes. */
   abstract static class Mode implements Callable<Integer> {
 
-    @Mixin PipelineOptions pipeline = new PipelineOptions();
+    @Mixin ClusterOptions kafkaOptions = new ClusterOptions();
+
+    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "${env:NETPULSE_DATA_DIR:-./.netpulse}",
+        description = "Where the collector keeps its spool (DIR/spool: lines waiting for Kafka, kept across "
+            + "restarts) and its lock: one collector per DIR (default: ${DEFAULT-VALUE}).")
+    Path dataDir;
 
     @Option(names = "--run", paramLabel = "ID", defaultValue = "${env:NETPULSE_RUN}",
         description = "Run id put on every line (default: none, monitoring).")
@@ -107,16 +112,15 @@ public final class CollectorCommand implements Callable<Integer> {
       if (System.getProperty("org.slf4j.simpleLogger.log.io.netpulse.collector") == null) {
         System.setProperty("org.slf4j.simpleLogger.log.io.netpulse.collector", "info");
       }
-      KafkaConnection kafka = pipeline.requireExternalKafka("collector", ": the Kafka cluster to send lines to");
-      if (durationSeconds < 0 || metricsIntervalSeconds < 1 || memoryLines < 1) {
-        throw new UserError("--duration must be ≥ 0, --metrics-interval ≥ 1 and --memory-lines ≥ 1");
-      }
-      if (batchLingerMillis < 0 || batchLingerMillis > 10_000) {
-        throw new UserError("--batch-linger must be between 0 and 10000 ms, got " + batchLingerMillis);
-      }
+      kafkaOptions.validate();
+      OptionChecks.requireRange(durationSeconds, 0, Integer.MAX_VALUE, "--duration");
+      OptionChecks.requireRange(metricsIntervalSeconds, 1, Integer.MAX_VALUE, "--metrics-interval");
+      OptionChecks.requireRange(memoryLines, 1, Integer.MAX_VALUE, "--memory-lines");
+      OptionChecks.requireRange(batchLingerMillis, 0, 10_000, "--batch-linger");
+      KafkaConnection kafka = kafkaOptions.requireExternalKafka("collector", ": the Kafka cluster to send lines to");
       InetSocketAddress metricsAddress = metricsAddress();
-      SinkSettings settings = SinkSettings.spooled(kafka, pipeline.topics().lines(),
-          pipeline.dataDir).withMemoryLines(memoryLines).withSpool(spoolDir(), parseSize(spoolMaxBytes))
+      SinkSettings settings = SinkSettings.spooled(kafka, kafkaOptions.topics().lines(),
+          dataDir).withMemoryLines(memoryLines).withSpool(spoolDir(), parseSize(spoolMaxBytes))
           .withBatchLinger(Duration.ofMillis(batchLingerMillis));
       if (kafka.settingsFile() != null) {
         KafkaCheck.requireNotRefused(kafka); // an unreachable Kafka is waited for (spooled); wrong credentials not
@@ -146,6 +150,7 @@ public final class CollectorCommand implements Callable<Integer> {
         if (endpoint != null) {
           System.err.println("metrics " + endpoint.url());
         }
+        CollectorKafkaProbe.startInBackground(kafka, settings.topic(), settings.spoolDir());
         if (durationSeconds > 0) {
           stop.await(durationSeconds, TimeUnit.SECONDS);
         } else {
@@ -164,7 +169,7 @@ public final class CollectorCommand implements Callable<Integer> {
 
     private DataDirLock lockDataDir() {
       try {
-        return DataDirLock.acquire(pipeline.dataDir);
+        return DataDirLock.acquire(dataDir);
       } catch (DataDirLock.DataDirUnavailableException e) {
         throw new UserError(e.getMessage());
       }
@@ -183,14 +188,12 @@ public final class CollectorCommand implements Callable<Integer> {
       if (metricsPort == null) {
         return null;
       }
-      if (metricsPort < 0 || metricsPort > 65535) {
-        throw new UserError("--metrics-port must be between 0 and 65535, got " + metricsPort);
-      }
+      OptionChecks.requirePort(metricsPort, "--metrics-port");
       InetAddress address;
       try {
         address = InetAddress.getByName(metricsHost);
       } catch (UnknownHostException e) {
-        throw new UserError("--metrics-host " + metricsHost + " is not a known address");
+        throw new UserError(OptionChecks.named("--metrics-host") + " " + metricsHost + " is not a known address");
       }
       if (!address.isLoopbackAddress() && (metricsToken == null || metricsToken.isBlank())) {
         throw new UserError("--metrics-host " + metricsHost + " is reachable from other hosts: set --metrics-token "
@@ -211,7 +214,7 @@ public final class CollectorCommand implements Callable<Integer> {
     }
 
     private Path spoolDir() {
-      return pipeline.dataDir.resolve("spool");
+      return dataDir.resolve("spool");
     }
 
     static long parseSize(String text) {
@@ -228,11 +231,12 @@ public final class CollectorCommand implements Callable<Integer> {
       try {
         long bytes = Long.parseLong(t) * unit;
         if (bytes < 64 * 1024) {
-          throw new UserError("--spool-max-bytes must be at least 64k, got " + text);
+          throw new UserError(OptionChecks.named("--spool-max-bytes") + " must be at least 64k, got " + text);
         }
         return bytes;
       } catch (NumberFormatException e) {
-        throw new UserError("--spool-max-bytes must be a size such as 512m or 2g, got '" + text + "'");
+        throw new UserError(OptionChecks.named("--spool-max-bytes") + " must be a size such as 512m or 2g, got '"
+            + text + "'");
       }
     }
   }

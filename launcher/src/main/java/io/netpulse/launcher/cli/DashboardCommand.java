@@ -9,20 +9,23 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 @Command(name = "dashboard", mixinStandardHelpOptions = true,
-    description = "Serves the live dashboard for a Kafka cluster until stopped.")
+    description = "Serves the live dashboard of an external Kafka cluster's netpulse topics until stopped; it "
+        + "starts no broker of its own.")
 public final class DashboardCommand implements Callable<Integer> {
 
-  @Mixin PipelineOptions pipeline = new PipelineOptions();
+  @Mixin ClusterOptions kafkaOptions = new ClusterOptions();
   @Mixin DashboardOptions dashboard = new DashboardOptions();
 
   @Override
   public Integer call() throws Exception {
-    KafkaConnection kafka = pipeline.requireExternalKafka("dashboard", "");
+    kafkaOptions.validate();
+    dashboard.validate();
+    KafkaConnection kafka = kafkaOptions.requireExternalKafka("dashboard", "");
     if (kafka.settingsFile() != null) {
       KafkaCheck.requireNotRefused(kafka);
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    try (Dashboard d = Dashboard.start(new DashboardConfig(kafka, pipeline.topics(),
+    try (Dashboard d = Dashboard.start(new DashboardConfig(kafka, kafkaOptions.topics(),
         dashboard.host, dashboard.port, dashboard.token))) {
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
       System.out.println("dashboard " + d.url());

@@ -17,4 +17,10 @@ public final class DashboardOptions {
   @Option(names = "--dashboard-token", defaultValue = "${env:NETPULSE_DASHBOARD_TOKEN}",
       description = "Token required by a non-loopback dashboard (generated and printed if not given).")
   public String token;
+
+  /** The port's range; the host and token are checked by the dashboard, which knows whether it is loopback. */
+  public void validate() {
+    OptionChecks.requirePort(port, "--dashboard-port");
+    OptionChecks.requireText(host, "--dashboard-host", "the address to bind, e.g. 127.0.0.1 or 0.0.0.0");
+  }
 }

@@ -37,6 +37,8 @@ public final class DemoCommand implements Callable<Integer> {
     if (rate <= 0) {
       throw new UserError("--rate must be a positive number of bit/s, got " + rate);
     }
+    pipeline.validate();
+    dashboard.validate();
     long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
     Demo demo = new Demo(out); // test hosts are made while the pipeline starts
     PipelineStack stack;

@@ -35,6 +35,20 @@ public final class KafkaCheck {
   }
 
   /**
+   * For commands that only talk to a cluster (the topics commands): one line naming the cluster and what to check,
+   * exit 1, when it does not answer within 10 s; exit 2 when it refuses the credentials.
+   */
+  public static void requireAnswering(KafkaConnection kafka) {
+    Throwable failure = describeCluster(kafka);
+    if (failure != null) {
+      UserError refused = refusal(kafka, failure);
+      throw refused != null ? refused : new UserError("cannot reach Kafka at " + kafka.bootstrapServers() + " within "
+          + WAIT_SECONDS + " s; check --bootstrap-servers (NETPULSE_BOOTSTRAP_SERVERS) and that Kafka is up"
+          + (kafka.settingsFile() == null ? "" : ", and security.protocol in " + kafka.settingsFile()), 1);
+    }
+  }
+
+  /**
    * Fails only when Kafka answers and refuses the credentials: a collector must start while Kafka is away (it
    * spools), but wrong credentials would never heal.
    */

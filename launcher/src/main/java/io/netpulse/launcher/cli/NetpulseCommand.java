@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
           + "processor -> InfluxDB, with a live dashboard.",
       ""
     },
-    footer = {"", "Exit codes: 0 success, 1 a test failed, 2 bad usage or input.",
+    footer = {"", "Exit codes: 0 success, 1 a test failed or Kafka could not be reached, 2 bad usage or input.",
         "Run 'netpulse COMMAND --help' for a command's options."})
 public final class NetpulseCommand implements Runnable {
 

@@ -1,56 +1,47 @@
 package io.netpulse.launcher.cli;
 
-import io.netpulse.common.Topics;
-import io.netpulse.common.kafka.KafkaClientSettingsFile;
-import io.netpulse.common.kafka.KafkaConnection;
-import io.netpulse.common.kafka.KafkaSettingsException;
 import java.nio.file.Path;
-import java.util.Optional;
 import picocli.CommandLine.Option;
 
-/** Where the pipeline's parts are: Kafka, the store, the data dir. Shared by every command. */
-public final class PipelineOptions {
+/**
+ * The whole pipeline in one command ({@code run}, {@code demo}): Kafka (embedded unless named), the store (embedded
+ * unless named), the data dir they live in.
+ */
+public final class PipelineOptions extends KafkaOptions {
 
   @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...",
       defaultValue = "${env:NETPULSE_BOOTSTRAP_SERVERS}",
       description = "Kafka to use. Default: bootstrap.servers of --kafka-config, else an embedded single-node "
-          + "broker under --data-dir.")
+          + "broker under --data-dir, started and stopped with this command.")
   public String bootstrapServers;
-
-  @Option(names = "--kafka-config", paramLabel = "FILE", defaultValue = "${env:NETPULSE_KAFKA_CONFIG}",
-      description = "Kafka client settings for an external Kafka (security.protocol, sasl.*, ssl.*, ...): a "
-          + "properties file as Kafka's own tools take with --command-config. Its bootstrap.servers is used when "
-          + "--bootstrap-servers is not given. Values are never logged.")
-  public Path kafkaConfig;
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       defaultValue = "${env:NETPULSE_DATA_DIR:-./.netpulse}",
-      description = "Where embedded Kafka, the embedded store and stream state live (default: ${DEFAULT-VALUE}).")
+      description = "Where the embedded Kafka (kafka/), the embedded store (questdb/) and the processor's stream "
+          + "state (streams/) live (default: ${DEFAULT-VALUE}).")
   public Path dataDir;
 
-  @Option(names = "--topic-prefix", defaultValue = "${env:NETPULSE_TOPIC_PREFIX:-netpulse.}",
-      description = "Prefix of every topic (default: ${DEFAULT-VALUE}).")
-  public String topicPrefix;
-
   @Option(names = "--partitions", defaultValue = "${env:NETPULSE_PARTITIONS:-3}",
-      description = "Partitions of topics netpulse creates (default: ${DEFAULT-VALUE}).")
+      description = "Partitions of the topics this command creates when they are missing (default: "
+          + "${DEFAULT-VALUE}).")
   public int partitions;
 
   @Option(names = "--kafka-port", defaultValue = "${env:NETPULSE_KAFKA_PORT:-0}",
-      description = "Client port of the embedded broker on 127.0.0.1 (default: a free port).")
+      description = "Client port of the embedded broker on 127.0.0.1 (default: a free port). Unused with an "
+          + "external Kafka.")
   public int kafkaPort;
 
   @Option(names = "--influx-url", paramLabel = "URL", defaultValue = "${env:NETPULSE_INFLUX_URL}",
-      description = "InfluxDB 2 to write to. Default: an embedded QuestDB under --data-dir, "
+      description = "InfluxDB 2 to write rates and results to. Default: an embedded QuestDB under --data-dir, "
           + "written through the same InfluxDB v2 write API.")
   public String influxUrl;
 
   @Option(names = "--influx-org", defaultValue = "${env:NETPULSE_INFLUX_ORG:-netpulse}",
-      description = "InfluxDB organisation (default: ${DEFAULT-VALUE}).")
+      description = "InfluxDB organisation (default: ${DEFAULT-VALUE}; the embedded store ignores it).")
   public String influxOrg;
 
   @Option(names = "--influx-bucket", defaultValue = "${env:NETPULSE_INFLUX_BUCKET:-netpulse}",
-      description = "InfluxDB bucket (default: ${DEFAULT-VALUE}).")
+      description = "InfluxDB bucket (default: ${DEFAULT-VALUE}; the embedded store ignores it).")
   public String influxBucket;
 
   @Option(names = "--influx-token-file", paramLabel = "FILE",
@@ -59,41 +50,27 @@ public final class PipelineOptions {
   public Path influxTokenFile;
 
   @Option(names = "--store-port", defaultValue = "${env:NETPULSE_STORE_PORT:-0}",
-      description = "HTTP port of the embedded store on 127.0.0.1 (default: a free port).")
+      description = "HTTP port of the embedded store on 127.0.0.1 (default: a free port). Unused with --influx-url.")
   public int storePort;
 
-  /**
-   * The external Kafka named by --bootstrap-servers and/or --kafka-config; empty when neither names one (the
-   * embedded broker is meant then).
-   */
-  public Optional<KafkaConnection> externalKafka() {
-    try {
-      return KafkaClientSettingsFile.resolve(bootstrapServers, kafkaConfig);
-    } catch (KafkaSettingsException e) {
-      throw new UserError(e.getMessage());
-    }
-  }
-
-  /** As {@link #externalKafka()}, for a command that cannot run without one. */
-  public KafkaConnection requireExternalKafka(String command, String purpose) {
-    return externalKafka().orElseThrow(() -> new UserError(command + " needs --bootstrap-servers (or "
-        + "NETPULSE_BOOTSTRAP_SERVERS, or bootstrap.servers in --kafka-config)" + purpose
-        + "; 'netpulse demo' runs everything embedded"));
-  }
-
-  public Topics topics() {
-    return new Topics(topicPrefix);
+  @Override
+  protected String bootstrapServers() {
+    return bootstrapServers;
   }
 
   public char[] influxToken() {
-    if (influxTokenFile != null) {
-      try {
-        return java.nio.file.Files.readString(influxTokenFile).strip().toCharArray();
-      } catch (java.io.IOException e) {
-        throw new UserError("cannot read --influx-token-file " + influxTokenFile + ": " + e.getMessage());
-      }
+    return InfluxToken.read(influxTokenFile);
+  }
+
+  @Override
+  public void validate() {
+    super.validate();
+    OptionChecks.requireRange(partitions, 1, Long.MAX_VALUE, "--partitions");
+    OptionChecks.requirePort(kafkaPort, "--kafka-port");
+    OptionChecks.requirePort(storePort, "--store-port");
+    if (influxUrl != null) {
+      OptionChecks.requireHttpUrl(influxUrl, "--influx-url");
     }
-    String env = System.getenv("NETPULSE_INFLUX_TOKEN");
-    return env == null ? "netpulse".toCharArray() : env.toCharArray();
+    InfluxToken.validate(influxOrg, influxBucket, influxTokenFile);
   }
 }

@@ -16,15 +16,18 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "processor", mixinStandardHelpOptions = true,
-    description = {"Runs the Kafka Streams processor against a Kafka cluster until stopped.",
-      "Creates the missing topics (--partitions) first; with --influx-url it also copies rates and results",
-      "into that InfluxDB (the store writer)."})
+    description = {"Runs the Kafka Streams processor against an external Kafka cluster until stopped; it starts no "
+        + "broker and no store of its own.",
+      "Creates the missing topics (--partitions) first; with --influx-url it also copies rates and results into that "
+        + "InfluxDB (the store writer), without it nothing is stored."},
+    footer = {"", "Runs until stopped (SIGTERM, Ctrl-C). Exit codes at start: 2 bad usage or refused credentials, "
+        + "1 Kafka unreachable."})
 public final class ProcessorCommand implements Callable<Integer> {
 
   /** How often the health file is rewritten. */
   static final Duration HEALTH_INTERVAL = Duration.ofSeconds(5);
 
-  @Mixin PipelineOptions pipeline = new PipelineOptions();
+  @Mixin ProcessorOptions pipeline = new ProcessorOptions();
 
   @Mixin ProcessorTuning tuning = new ProcessorTuning();
 
@@ -41,8 +44,13 @@ public final class ProcessorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    KafkaConnection kafka = pipeline.requireExternalKafka("processor", "");
+    // every option before anything starts: a bad one is a usage error, not a failure after Streams has started
+    pipeline.validate();
+    OptionChecks.requireApplicationId(applicationId);
     io.netpulse.processor.ProcessorSettings settings = tuning.settings();
+    OptionChecks.requireWritableFileLocation(healthFile, "--health-file");
+    pipeline.requireWritableDataDir();
+    KafkaConnection kafka = pipeline.requireExternalKafka("processor", "");
     if (kafka.settingsFile() != null) {
       KafkaCheck.requireNotRefused(kafka);
     }

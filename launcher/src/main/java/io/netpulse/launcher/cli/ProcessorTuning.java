@@ -2,6 +2,7 @@ package io.netpulse.launcher.cli;
 
 import io.netpulse.processor.ProcessorSettings;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
 /** The processor's throughput knobs, shared by {@code processor} and the benches. */
@@ -28,16 +29,24 @@ public final class ProcessorTuning {
       description = "compression of the processor's producer: none, lz4, zstd, snappy, gzip (default: ${DEFAULT-VALUE}).")
   public String compression;
 
-  /** The settings, or a UserError naming the bad option. */
+  /** The settings, or a UserError naming the bad option and its variable. */
   public ProcessorSettings settings() {
+    OptionChecks.requireRange(commitMs, 1, Long.MAX_VALUE, "--commit-ms");
+    OptionChecks.requireRange(streamThreads, 1, Long.MAX_VALUE, "--stream-threads");
+    OptionChecks.requireRange(producerLingerMs, 0, Long.MAX_VALUE, "--producer-linger-ms");
+    ProcessorSettings s = ProcessorSettings.DEFAULTS;
+    s = named("--guarantee", s, x -> x.withGuarantee(guarantee));
+    s = named("--commit-ms", s, x -> x.withCommitInterval(Duration.ofMillis(commitMs)));
+    s = named("--stream-threads", s, x -> x.withStreamThreads(streamThreads));
+    s = named("--producer-linger-ms", s, x -> x.withProducerLingerMs(producerLingerMs));
+    return named("--producer-compression", s, x -> x.withCompression(compression));
+  }
+
+  private static ProcessorSettings named(String flag, ProcessorSettings s, UnaryOperator<ProcessorSettings> change) {
     try {
-      return ProcessorSettings.DEFAULTS.withGuarantee(guarantee)
-          .withCommitInterval(Duration.ofMillis(commitMs))
-          .withStreamThreads(streamThreads)
-          .withProducerLingerMs(producerLingerMs)
-          .withCompression(compression);
+      return change.apply(s);
     } catch (IllegalArgumentException e) {
-      throw new UserError("processor options: " + e.getMessage());
+      throw new UserError(OptionChecks.named(flag) + ": " + e.getMessage());
     }
   }
 }

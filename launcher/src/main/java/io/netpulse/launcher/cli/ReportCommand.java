@@ -35,12 +35,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "report", mixinStandardHelpOptions = true,
     description = "Write a plan's results as a file: html (self-contained, with per-second and per-repetition "
         + "charts), md (the result table) or csv, read from the results, runs and rates topics.",
-    footer = {"", "Of the pipeline options only --bootstrap-servers, --topic-prefix and, for the embedded "
-        + "broker's data of an earlier run, --data-dir and --kafka-port are used.",
-        "Exit codes: 0 written, 2 no results for the plan or bad input."})
+    footer = {"", "Exit codes: 0 written, 2 no results for the plan, bad input or Kafka unreachable."})
 public final class ReportCommand implements Callable<Integer> {
 
-  @Mixin PipelineOptions pipeline = new PipelineOptions();
+  @Mixin ReportKafkaOptions source = new ReportKafkaOptions();
 
   @Spec CommandSpec spec;
 
@@ -62,11 +60,15 @@ public final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    source.validate();
+    if (timeoutSeconds < 1) {
+      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1 second, got " + timeoutSeconds);
+    }
     Plan planFile = planFile(err);
     String name = planFile != null ? planFile.name() : plan;
     List<String> order = planFile != null ? planFile.tests().stream().map(TestSpec::name).toList() : List.of();
     PlanReport report;
-    java.util.Optional<KafkaConnection> external = pipeline.externalKafka();
+    java.util.Optional<KafkaConnection> external = source.externalKafka();
     if (external.isPresent()) {
       report = read(external.get(), name, order, err);
     } else {
@@ -79,7 +81,7 @@ public final class ReportCommand implements Callable<Integer> {
   }
 
   private PlanReport read(KafkaConnection kafka, String name, List<String> order, PrintWriter err) {
-    ReportReader reader = new ReportReader(kafka, pipeline.topics(),
+    ReportReader reader = new ReportReader(kafka, source.topics(),
         Duration.ofSeconds(Math.max(1, timeoutSeconds)));
     PlanReport report = reader.read(name, order);
     if (reader.unreadableRecords() > 0) {
@@ -91,16 +93,16 @@ public final class ReportCommand implements Callable<Integer> {
 
   /** The data of an earlier run with the embedded broker stays under --data-dir: read it there. */
   private EmbeddedKafka embeddedKafka() {
-    Path logs = pipeline.dataDir.resolve("kafka");
+    Path logs = source.dataDir.resolve("kafka");
     if (!Files.isDirectory(logs)) {
       throw new UserError("no --bootstrap-servers given and no embedded Kafka data in " + logs
           + " (give --bootstrap-servers, or the --data-dir of the run)");
     }
     try {
-      return EmbeddedKafka.start(pipeline.dataDir, pipeline.kafkaPort);
+      return EmbeddedKafka.start(source.dataDir, source.kafkaPort);
     } catch (EmbeddedStartException e) {
       // most often a running 'netpulse run' or demo holds the data dir: read through its broker instead
-      throw new UserError(e.getMessage() + " (if a netpulse run or demo is using " + pipeline.dataDir
+      throw new UserError(e.getMessage() + " (if a netpulse run or demo is using " + source.dataDir
           + ", give --bootstrap-servers with the broker address it printed)");
     }
   }

@@ -128,6 +128,10 @@ public class RunCommand implements Callable<Integer> {
   }
 
   private int execute(Plan plan, PrintWriter out) {
+    pipeline.validate();
+    dashboard.validate();
+    OptionChecks.requireRange(connectTimeoutSeconds, 1, Integer.MAX_VALUE, "--connect-timeout");
+    OptionChecks.requireRange(resultTimeoutSeconds, 1, Integer.MAX_VALUE, "--result-timeout");
     PrintStream progress = System.err;
     PipelineStack stack = PipelineStack.start(pipeline, dashboard, progress);
     java.util.concurrent.atomic.AtomicReference<PlanExecution> running = new java.util.concurrent.atomic.AtomicReference<>();
