@@ -260,9 +260,27 @@ public final class KafkaLineSink implements LineSink {
    * its epoch and goes on, so the line is sent again rather than lost.
    */
   private static Refusal classify(Throwable cause) {
-    String why = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    String why = plainly(cause);
     return cause instanceof RetriableException || cause instanceof OutOfOrderSequenceException
         ? new Retry(why) : new GiveUp(why);
+  }
+
+  /**
+   * What a send error means to an operator. The producer says "Topic X not present in metadata" both when no broker
+   * answers and when the topic does not exist yet; it cannot tell which, so the message names both.
+   */
+  static String plainly(Throwable cause) {
+    String message = cause.getMessage() == null ? "" : cause.getMessage().lines().findFirst().orElse("");
+    if (cause instanceof org.apache.kafka.common.errors.TimeoutException && message.contains("not present in metadata")) {
+      return "no broker answers, or the topic does not exist yet (netpulse processor creates it)";
+    }
+    if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+      return "no answer in time";
+    }
+    if (cause instanceof org.apache.kafka.common.errors.NetworkException) {
+      return "connection lost";
+    }
+    return cause.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
   }
 
   /**

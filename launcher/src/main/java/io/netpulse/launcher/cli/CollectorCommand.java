@@ -177,9 +177,9 @@ public final class CollectorCommand implements Callable<Integer> {
 
     private SequenceStore openSequences() {
       try {
-        return SequenceStore.open(pipeline.dataDir);
+        return SequenceStore.open(dataDir);
       } catch (IOException e) {
-        throw new UserError("cannot write the sequence state in data dir " + pipeline.dataDir + ": " + e.getMessage());
+        throw new UserError("cannot write the sequence state in data dir " + dataDir + ": " + e.getMessage());
       }
     }
 

@@ -38,8 +38,9 @@ public final class ProcessorCommand implements Callable<Integer> {
   String applicationId;
 
   @Option(names = "--health-file", paramLabel = "FILE", defaultValue = "${env:NETPULSE_HEALTH_FILE}",
-      description = "Rewrite this file every 5 s with the Kafka Streams state (RUNNING, REBALANCING, ERROR, ...) "
-          + "and the store writer's counters, for health checks (default: not written).")
+      description = "Rewrite this file every 5 s with the processor's status (RUNNING, REBALANCING, STUCK, "
+          + "WAITING_FOR_KAFKA, ERROR, ... and why) and its and the store writer's counters, for health checks "
+          + "(default: not written).")
   Path healthFile;
 
   @Override
