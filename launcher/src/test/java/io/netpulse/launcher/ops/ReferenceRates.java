@@ -22,9 +22,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * ParseTopology reads them ({@code Parsers.lineParser(source)}, {@code ParseContext.streamed(line.ts())}, unreadable
  * records and lines without host/source/line skipped), and windows follow the semantics RateProcessor documents:
  * per host/iface/metric, 1-s tumbling windows and 10-s windows hopping by 1 s, in the samples' own time (window start
- * = the sample's time floored to the second), summary rows and non-finite values left out; stream time is the largest
- * sample time seen in the partition so far, and a window takes a sample only while stream time is below its end plus
- * the 5-s grace.
+ * = the sample's time floored to the second), summary rows and non-finite values left out; a host's stream time is
+ * the largest time of its own samples so far (hosts share partitions, but each has its own clock), and a window takes
+ * a sample only while its host's stream time is below its end plus the 5-s grace. (A host silent for 5 minutes has
+ * its windows closed by the processor's wall clock; the hosts here never are.)
  */
 final class ReferenceRates {
 
@@ -38,7 +39,7 @@ final class ReferenceRates {
   /**
    * @param windows every window with at least one sample, and its figures
    * @param sarSeconds the 1-s windows that have samples of sar lines ("seconds with sar lines")
-   * @param streamTimeByHost per host, the stream time of its partition once every line was read
+   * @param streamTimeByHost per host, its stream time once every line was read
    * @param firstSampleByHost per host, its earliest sample time
    * @param unsupported lines of a stateful source (proc-net-dev) this reference does not compute
    */
@@ -71,8 +72,6 @@ final class ReferenceRates {
     long late = 0;
     long unsupported = 0;
     for (List<ConsumerRecord<String, byte[]>> partition : partitions) {
-      long streamTime = Long.MIN_VALUE;
-      Set<String> hosts = new HashSet<>();
       for (ConsumerRecord<String, byte[]> record : partition) {
         lines++;
         LineEvent line = lineOf(record.value());
@@ -91,8 +90,7 @@ final class ReferenceRates {
           }
           samples++;
           long ts = s.ts() > 0 ? s.ts() : record.timestamp();
-          streamTime = Math.max(streamTime, ts);
-          hosts.add(s.host());
+          long streamTime = streamTimeByHost.merge(s.host(), ts, Math::max);
           firstSampleByHost.merge(s.host(), ts, Math::min);
           long closeMs = streamTime - GRACE_MS;
           long start = ts - Math.floorMod(ts, SECOND_MS);
@@ -114,9 +112,6 @@ final class ReferenceRates {
             }
           }
         }
-      }
-      for (String host : hosts) {
-        streamTimeByHost.merge(host, streamTime, Math::max);
       }
     }
     Map<RateKey, RateValue> values = new HashMap<>();

@@ -19,13 +19,11 @@ public final class DeadLetteringProductionHandler implements ProductionException
 
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetteringProductionHandler.class);
 
-  private String dlqTopic;
-  private ProcessorErrors errors;
+  private DeadLetteringHandlers handlers;
 
   @Override
   public void configure(Map<String, ?> configs) {
-    dlqTopic = DeadLetteringHandlers.topic(configs);
-    errors = DeadLetteringHandlers.errors(configs);
+    handlers = DeadLetteringHandlers.configured(configs);
   }
 
   @Override
@@ -34,9 +32,9 @@ public final class DeadLetteringProductionHandler implements ProductionException
     if (exception instanceof RetriableException) {
       return Response.retry();
     }
-    if (dlqTopic.equals(record.topic())) { // a dead letter that cannot be written must not make another
-      String reason = "could not write a dead letter to " + dlqTopic + ": " + ProcessorErrors.describe(exception);
-      errors.deadLettered(reason);
+    if (handlers.dlqTopic.equals(record.topic())) { // a dead letter that cannot be written must not make another
+      String reason = "could not write a dead letter to " + record.topic() + ": " + ProcessorErrors.describe(exception);
+      handlers.errors.deadLettered(reason);
       LOG.error("{}-{}@{}: {}; the record is left where it is", context.topic(), context.partition(), context.offset(),
           reason);
       return Response.resume();
@@ -53,11 +51,7 @@ public final class DeadLetteringProductionHandler implements ProductionException
   }
 
   private Response deadLetter(ErrorHandlerContext context, String what, Exception exception) {
-    String reason = what + " made from this record (processor step " + context.processorNodeId() + "): "
-        + ProcessorErrors.describe(exception);
-    errors.deadLettered(reason);
-    LOG.warn("{}-{}@{}: {}; the record goes to {} and processing goes on", context.topic(), context.partition(),
-        context.offset(), reason, dlqTopic);
-    return Response.resume(DeadLetteringHandlers.of(dlqTopic, context, reason));
+    return Response.resume(handlers.giveUp(context, what + " made from this record (processor step "
+        + context.processorNodeId() + "): " + ProcessorErrors.describe(exception)));
   }
 }
