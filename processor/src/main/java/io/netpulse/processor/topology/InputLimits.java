@@ -8,10 +8,13 @@ package io.netpulse.processor.topology;
  */
 public final class InputLimits {
 
-  /** A DNS name is at most 253 characters; run ids, tool and test names are far shorter. */
-  public static final int MAX_NAME_CHARS = 255;
-  /** Record keys are host names, run ids or plan/test/metric. */
-  public static final int MAX_KEY_CHARS = 1024;
+  /**
+   * A DNS name is at most 253 characters, but plan and test names are the user's and may be long sentences: bound
+   * them far above any real name and far below what makes a record too large (900 KiB).
+   */
+  public static final int MAX_NAME_CHARS = 4096;
+  /** Record keys are host names, run ids (plan name, time, test and repetition) or plan/test/metric. */
+  public static final int MAX_KEY_CHARS = 8192;
 
   private InputLimits() {}
 

@@ -117,14 +117,14 @@ class ParseTopologyTest {
   void aHugeKeyOrHostNameGoesToTheDlqBeforeItCanReachAnyKeyOrStore() {
     String huge = "h".repeat(900_000);
     parse.lines.pipeInput(huge, Json.bytes(LineEvent.of("sut", "sar-dev", null, 1, RECEIVED, ROW)), RECEIVED);
-    parse.lines.pipeInput("sut", Json.bytes(LineEvent.of("x".repeat(300), "sar-dev", null, 2, RECEIVED, ROW)), RECEIVED);
+    parse.lines.pipeInput("sut", Json.bytes(LineEvent.of("x".repeat(5000), "sar-dev", null, 2, RECEIVED, ROW)), RECEIVED);
     List<TestRecord<String, DeadLetter>> dead = parse.dlq.readRecordsToList();
     assertThat(dead).hasSize(2);
     assertThat(dead.get(0).key()).as("the dead letter's own key").hasSize(DeadLetter.MAX_KEY_BYTES);
     assertThat(dead.get(0).value().key()).hasSize(DeadLetter.MAX_KEY_BYTES);
     assertThat(dead.get(0).value().truncated()).isTrue();
-    assertThat(dead.get(0).value().error()).isEqualTo("record key of 900000 characters (at most 1024)");
-    assertThat(dead.get(1).value().error()).isEqualTo("line event with field host of 300 characters (at most 255)");
+    assertThat(dead.get(0).value().error()).isEqualTo("record key of 900000 characters (at most 8192)");
+    assertThat(dead.get(1).value().error()).isEqualTo("line event with field host of 5000 characters (at most 4096)");
     assertThat(dead.get(1).value().truncated()).isFalse();
     assertThat(parse.samples.isEmpty()).isTrue();
   }
