@@ -20,7 +20,7 @@ public final class DashboardOptions {
 
   /** The port's range; the host and token are checked by the dashboard, which knows whether it is loopback. */
   public void validate() {
-    OptionChecks.requirePort(port, "--dashboard-port");
     OptionChecks.requireText(host, "--dashboard-host", "the address to bind, e.g. 127.0.0.1 or 0.0.0.0");
+    OptionChecks.requireFreePort(host, port, "--dashboard-port");
   }
 }

@@ -49,6 +49,24 @@ public final class OptionChecks {
     requireRange(port, 0, 65535, flag);
   }
 
+  /**
+   * A fixed port that something already listens on fails now, before a broker, a store and a processor have been
+   * started only to be stopped again when the last of them cannot bind. (0, a free port, is always fine; the port can
+   * still be taken between this check and the bind, which then fails with the same message.)
+   */
+  public static void requireFreePort(String host, int port, String flag) {
+    requirePort(port, flag);
+    if (port == 0) {
+      return;
+    }
+    try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+      probe.bind(new java.net.InetSocketAddress(host, port));
+    } catch (java.io.IOException e) {
+      throw new UserError("port " + port + " on " + host + " is already in use (or cannot be bound: " + e.getMessage()
+          + "); choose another with " + named(flag) + ", or 0 for a free one");
+    }
+  }
+
   /** An http(s) URL with a host, as the InfluxDB client needs it. */
   public static void requireHttpUrl(String url, String flag) {
     requireText(url, flag, "the store's URL, e.g. http://influxdb:8086");

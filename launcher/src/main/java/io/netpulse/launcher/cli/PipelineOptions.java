@@ -66,8 +66,8 @@ public final class PipelineOptions extends KafkaOptions {
   public void validate() {
     super.validate();
     OptionChecks.requireRange(partitions, 1, Long.MAX_VALUE, "--partitions");
-    OptionChecks.requirePort(kafkaPort, "--kafka-port");
-    OptionChecks.requirePort(storePort, "--store-port");
+    OptionChecks.requireFreePort("127.0.0.1", kafkaPort, "--kafka-port");
+    OptionChecks.requireFreePort("127.0.0.1", storePort, "--store-port");
     if (influxUrl != null) {
       OptionChecks.requireHttpUrl(influxUrl, "--influx-url");
     }

@@ -83,6 +83,10 @@ final class PipelineSession implements AutoCloseable {
     return store;
   }
 
+  ChildJvm broker() {
+    return broker;
+  }
+
   void startBroker() {
     broker = child("broker", List.of("-Xmx512m"), BrokerChild.class.getName(),
         List.of(dir.resolve("broker").toString(), Integer.toString(kafkaPort)));

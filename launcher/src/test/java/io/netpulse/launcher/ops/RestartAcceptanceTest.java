@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * assertions), each message saying what the check protects. Every process's log stays under
  * {@code launcher/target/restart-acceptance/}.
  */
+@Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RestartAcceptanceTest {

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (each line over its own "over D seconds", none of netpulse's code: the same traffic, so tight), and against a
  * fixed run of the same tests afterwards (other traffic on a shared 2-core machine, so loose).
  */
+@Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
 class InterimSteadyStopTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

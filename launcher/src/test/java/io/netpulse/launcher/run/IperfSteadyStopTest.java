@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.assertj.core.data.Percentage;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tight), iperf's own total row printed at the stop against its rows over the whole run (iperf against itself:
  * the rows tile the run), and a fixed run's printed total (other traffic, paced by {@code -b}: looser).
  */
+@Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
 class IperfSteadyStopTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

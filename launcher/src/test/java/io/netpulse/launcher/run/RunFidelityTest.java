@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * free of that noise always runs first: the netperf outputs of netpulse's own repetitions (from
  * {@code tool-output}) summed by hand must give netpulse's mean — the same-traffic comparison again.
  */
+@Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
 class RunFidelityTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();
