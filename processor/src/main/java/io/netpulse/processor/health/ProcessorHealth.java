@@ -100,8 +100,10 @@ public final class ProcessorHealth {
       return new Report(streams.name(), processed, waiting, dead, errors.lastError());
     }
     if (unreachableSinceMs >= 0) {
-      return new Report("WAITING_FOR_KAFKA", processed, waiting, dead, "Kafka at " + kafka + " has not answered for "
-          + (now - unreachableSinceMs) / 1000 + " s; Kafka Streams retries, collectors keep their lines meanwhile");
+      long seconds = (now - unreachableSinceMs) / 1000;
+      return new Report("WAITING_FOR_KAFKA", processed, waiting, dead, "Kafka at " + kafka + " does not answer"
+          + (seconds > 0 ? " (for " + seconds + " s)" : "") + "; Kafka Streams retries, collectors keep their lines "
+          + "meanwhile");
     }
     int failures = errors.threadFailuresWithin(FAILURE_WINDOW.toMillis());
     if (failures >= STUCK_FAILURES) {

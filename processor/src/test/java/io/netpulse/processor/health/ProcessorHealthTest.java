@@ -114,7 +114,7 @@ class ProcessorHealthTest {
     later(12);
     ProcessorHealth.Report report = health.check();
     assertThat(report.status()).isEqualTo("WAITING_FOR_KAFKA");
-    assertThat(report.reason()).startsWith("Kafka at 127.0.0.1:9092 has not answered for 12 s");
+    assertThat(report.reason()).startsWith("Kafka at 127.0.0.1:9092 does not answer (for 12 s);");
     reachable.set(true);
     assertThat(health.check().status()).isEqualTo("RUNNING");
   }
