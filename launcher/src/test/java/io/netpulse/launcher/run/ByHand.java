@@ -61,7 +61,10 @@ final class ByHand {
 
   /** The rows whose clock time is in [startMs, endMs): the measuring window as the run's lifecycle gives it. */
   static List<SarRow> inWindow(List<SarRow> rows, long startMs, long endMs) {
-    return rows.stream().filter(r -> r.epochMs() >= startMs && r.epochMs() < endMs).toList();
+    // The seed starts sar after the traffic and stops it before, so every row it averages is a whole second of
+    // traffic. A row stamped W covers (W - 1 s + phase, W + phase]: it is wholly inside the window, whatever the
+    // phase, when W - 1 s >= start and W + 1 s <= end (the rows netpulse counts too).
+    return rows.stream().filter(r -> r.epochMs() - 1000 >= startMs && r.epochMs() + 1000 <= endMs).toList();
   }
 
   /**
