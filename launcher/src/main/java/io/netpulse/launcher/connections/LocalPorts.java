@@ -1,5 +1,6 @@
 package io.netpulse.launcher.connections;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,10 +37,15 @@ final class LocalPorts {
     return new LocalPorts(range[0], range[1], pairs);
   }
 
-  /** {low, high} of this network namespace's ip_local_port_range, or Linux's default when unreadable. */
+  /**
+   * {low, high} of this network namespace's ip_local_port_range, or Linux's default when unreadable. Read as a
+   * line: Files.readString sizes its read by the file's size, which procfs reports as 0, and returns "4" of
+   * "40000 40999" (so a narrowed range looked unreadable and the default was used).
+   */
   static int[] kernelRange() {
-    try {
-      String[] range = Files.readString(KERNEL_RANGE).trim().split("\\s+");
+    try (BufferedReader reader = Files.newBufferedReader(KERNEL_RANGE)) {
+      String line = reader.readLine();
+      String[] range = (line == null ? "" : line).trim().split("\\s+");
       return new int[] {Integer.parseInt(range[0]), Integer.parseInt(range[1])};
     } catch (IOException | RuntimeException e) {
       return new int[] {DEFAULT_LOW, DEFAULT_HIGH};
