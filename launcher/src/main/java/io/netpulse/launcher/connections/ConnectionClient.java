@@ -3,7 +3,6 @@ package io.netpulse.launcher.connections;
 import io.netpulse.launcher.connections.ConnectFailures.Kind;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -34,16 +33,14 @@ import java.util.stream.Collectors;
 public final class ConnectionClient {
 
   private static final Duration PROGRESS_PERIOD = Duration.ofSeconds(1);
-  /** Local ports tried per connect when binding to a source address before counting a failure. */
-  private static final int BIND_ATTEMPTS = 64;
 
   private final ClientSettings settings;
   private final PrintWriter out;
   private final int[] serverPorts;
   private final PortPairs pairs;
   private final LocalPorts range;
-  /** Ports handed out per pair when binding to source addresses; null when the kernel picks them at connect. */
-  private final LocalPorts localPorts;
+  /** Binds to the source addresses; null when the kernel picks address and port at connect. */
+  private final SourceBinder binder;
   private final ConnectFailures failures = new ConnectFailures();
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
   private final ByteBuffer discard = ByteBuffer.allocateDirect(16 * 1024);
@@ -90,9 +87,9 @@ public final class ConnectionClient {
     this.serverPorts = settings.ports().ports();
     this.pairs = new PortPairs(settings.sources().size(), serverPorts.length);
     this.range = range;
-    this.localPorts = settings.sources().isEmpty() ? null : range.forPairs(pairs.count());
+    this.binder = settings.sources().isEmpty() ? null : new SourceBinder(settings.sources(), pairs, range);
     Preload.limitPaths();
-    detail(ClimbEnd.STALLED, 0); // its switch loads a class of its own, which out of descriptors would fail
+    detail(ClimbEnd.STALLED); // its switch loads a class of its own, which out of descriptors would fail
   }
 
   /**
@@ -105,7 +102,9 @@ public final class ConnectionClient {
     Ticker ticker = new Ticker(start, PROGRESS_PERIOD);
     SpareDescriptor spare = new SpareDescriptor();
     try {
-      checkSources();
+      if (binder != null) {
+        binder.check();
+      }
       selector = Selector.open();
       println(startLine());
       while (!stopRequested) {
@@ -169,7 +168,7 @@ public final class ConnectionClient {
 
   private void endClimb(ClimbEnd end, long now) {
     climbEndedNanos = now;
-    String detail = detail(end, now);
+    String detail = detail(end);
     if (opened == 0 && end != ClimbEnd.TIME_UP && end != ClimbEnd.CAP_REACHED) {
       throw new ConnectionsException("connections client: cannot connect to " + settings.server().getHostAddress()
           + " ports " + settings.ports() + ": " + detail);
@@ -178,14 +177,12 @@ public final class ConnectionClient {
     println(climb.line());
   }
 
-  private String detail(ClimbEnd end, long now) {
+  private String detail(ClimbEnd end) {
     long streak = failures.streak();
     return switch (end) {
       case CAP_REACHED -> "opened the cap of " + settings.cap() + " connections";
-      case CLIENT_PORTS -> (localPorts == null
-          ? "the kernel's source address used its " + range.describe() + " toward each of the "
-          : "each of the " + settings.sources().size() + " source addresses used its " + localPorts.describe()
-              + " toward each of the ")
+      case CLIENT_PORTS -> (binder == null ? "the kernel's source address used its " + range.describe()
+          : binder.exhausted()) + " toward each of the "
           + serverPorts.length + " server ports: add source addresses or server ports";
       case CLIENT_OPEN_FILES -> outOfFiles + " with " + open + " connections open (" + ProcessLimits.openFilesText()
           + " for this process); hint: " + (outOfFiles.contains("in system")
@@ -245,7 +242,7 @@ public final class ConnectionClient {
       try {
         channel.configureBlocking(false);
         channel.setOption(StandardSocketOptions.SO_LINGER, 0);
-        if (localPorts != null && !bindSource(channel, pair)) {
+        if (binder != null && !binder.bind(channel, pair)) {
           closeQuietly(channel);
           pairs.exhaust(pair);
           continue;
@@ -263,7 +260,7 @@ public final class ConnectionClient {
       } catch (IOException e) {
         closeQuietly(channel);
         Kind kind = Kind.of(e.getMessage());
-        if (kind == Kind.NO_LOCAL_PORT && localPorts == null) {
+        if (kind == Kind.NO_LOCAL_PORT && binder == null) {
           pairs.exhaust(pair); // connect() searched the whole ephemeral range for this destination
         } else if (kind == Kind.OPEN_FILES) {
           outOfFiles = e.getMessage();
@@ -271,38 +268,6 @@ public final class ConnectionClient {
         } else if (kind != Kind.NO_LOCAL_PORT) { // a bound port whose 4-tuple is taken: the next one is tried
           failure(kind, remote, e.getMessage());
         }
-      }
-    }
-  }
-
-  /** Binds to the pair's source and its next local port; false when the pair has none left. */
-  private boolean bindSource(SocketChannel channel, int pair) throws IOException {
-    channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-    InetAddress source = settings.sources().get(pairs.sourceIndex(pair));
-    for (int i = 0; i < BIND_ATTEMPTS; i++) {
-      int port = localPorts.next(pair);
-      if (port < 0) {
-        return false;
-      }
-      try {
-        channel.bind(new InetSocketAddress(source, port));
-        return true;
-      } catch (BindException inUse) {
-        // another program holds this port without SO_REUSEADDR: take the next
-      }
-    }
-    throw new BindException("no free local port on " + source.getHostAddress() + " after " + BIND_ATTEMPTS
-        + " tries");
-  }
-
-  /** A source address the host does not have would fail every connect the same way: say so at once. */
-  private void checkSources() {
-    for (InetAddress source : settings.sources()) {
-      try (SocketChannel probe = SocketChannel.open()) {
-        probe.bind(new InetSocketAddress(source, 0));
-      } catch (IOException e) {
-        throw new ConnectionsException("connections client: cannot use source address " + source.getHostAddress()
-            + ": " + e.getMessage() + "; is it an address of this host?");
       }
     }
   }
