@@ -15,10 +15,12 @@ package io.netpulse.common.event;
  *              from older producers
  * @param steady the plan's steady-state thresholds for this run; null: the processor's defaults
  * @param planned how long the repetition is planned to take, for progress displays; null from older producers
+ * @param climb   for a climb of concurrent connections, what ended it and whose limit that was; on the DONE (or
+ *                FAILED) event of such a repetition, null otherwise and from older producers
  */
 public record RunEvent(
     int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason,
-    String type, String sut, String iface, String execution, Steady steady, Planned planned) {
+    String type, String sut, String iface, String execution, Steady steady, Planned planned, Climb climb) {
 
   public static final int SCHEMA = 1;
 
@@ -33,6 +35,22 @@ public record RunEvent(
    * end earlier.
    */
   public record Planned(long warmupMs, long durationMs, String stop) {}
+
+  /**
+   * What ended a climb of concurrent connections.
+   *
+   * @param endedBy what, e.g. {@code client_ports}, {@code sut_open_files}, {@code syn_timeouts}, {@code time_up}
+   * @param side    whose limit: {@code sut} (the figure is the SUT's), {@code client} (the client's, not the SUT's),
+   *                {@code plan} (the cap or the test's time), {@code unknown}
+   * @param detail  one line for people: per client host (and the SUT's server) what it met, with its numbers
+   */
+  public record Climb(String endedBy, String side, String detail) {}
+
+  /** The layout before climb: it stays null. */
+  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
+      String reason, String type, String sut, String iface, String execution, Steady steady, Planned planned) {
+    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady, planned, null);
+  }
 
   /** The layout before planned: it stays null. */
   public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
@@ -55,13 +73,19 @@ public record RunEvent(
   /** The same event as part of {@code execution}, judged with {@code steady}. */
   public RunEvent inExecution(String execution, Steady steady) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned);
+        planned, climb);
   }
 
   /** The same event with its planned timing. */
   public RunEvent withPlanned(Planned planned) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned);
+        planned, climb);
+  }
+
+  /** The same event saying what ended the repetition's climb (null: nothing to say). */
+  public RunEvent withClimb(Climb climb) {
+    return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
+        planned, climb);
   }
 
   public enum Phase { PLANNED, PREPARING, WARMUP, MEASURING, STEADY, STOPPING, DONE, FAILED }

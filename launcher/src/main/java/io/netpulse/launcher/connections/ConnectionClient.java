@@ -1,8 +1,8 @@
 package io.netpulse.launcher.connections;
 
+import io.netpulse.launcher.connections.ConnectFailures.Kind;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -14,40 +14,46 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
- * Client side of the concurrent-connections test: opens {@link ClientSettings#target()} TCP connections to the
- * server's ports round-robin (and from the source addresses round-robin), at most
- * {@link ClientSettings#maxInFlight()} connects at a time, then holds them for {@link ClientSettings#hold()} or
- * until {@link #stop()}. One thread and one selector; a held connection costs a socket and a selection key.
+ * Client side of the concurrent-connections test. It climbs: opens TCP connections to the server's ports
+ * round-robin (and from the source addresses round-robin), at most {@link ClientSettings#maxInFlight()} connects at
+ * a time, until something ends the climb, then holds what it has for {@link ClientSettings#hold()}, until
+ * {@link ClientSettings#duration()} is over, or until {@link #stop()}. One thread and one selector; a held
+ * connection costs a socket and a selection key.
  *
- * <p>Failed connects are counted and retried; after {@link ClientSettings#maxFailures()} the client stops opening
- * and holds what it has (the server's limit is often what is being measured). With nothing opened at all that is
- * an error. Connections are closed with a reset (SO_LINGER 0): an orderly close would leave one TIME_WAIT per
- * connection on this side, tying up the local ports the next run needs.
+ * <p>What ended the climb is printed at once as a {@link ClimbLine}, so that a user (and the launcher) can tell the
+ * SUT's limit from the client's: the optional cap; every (source, server port) pair out of local ports; this
+ * process out of file descriptors; {@link ClientSettings#maxFailures()} failed connects in a row (refused, SYN
+ * timeouts, other errors); no new peak for {@link ClientSettings#stall()}; or time up while still rising. Nothing
+ * opened at all is an error. Connections are closed with a reset (SO_LINGER 0): an orderly close would leave one
+ * TIME_WAIT per connection on this side, tying up the local ports the next run needs.
  */
 public final class ConnectionClient {
 
   private static final Duration PROGRESS_PERIOD = Duration.ofSeconds(1);
-  /** Local ports tried per connect when binding to a source address before counting a failure. */
-  private static final int BIND_ATTEMPTS = 64;
 
   private final ClientSettings settings;
   private final PrintWriter out;
-  private final PrintWriter err;
   private final int[] serverPorts;
-  private final LocalPorts localPorts;
+  private final PortPairs pairs;
+  private final LocalPorts range;
+  /** Binds to the source addresses; null when the kernel picks address and port at connect. */
+  private final SourceBinder binder;
+  private final ConnectFailures failures = new ConnectFailures();
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
   private final ByteBuffer discard = ByteBuffer.allocateDirect(16 * 1024);
   private Selector selector;
   private volatile boolean stopRequested;
-  private long attempt; // round-robin position over (source, server port)
-  private boolean opening = true;
-  private String lastFailure;
+  private volatile ClimbLine climb;
+  private long climbEndedNanos;
+  private String outOfFiles;
+  private long lastPeakNanos;
+  private long closedAtLastPeak;
   // written by the selector thread only; volatile so stats() may read them from elsewhere
   private volatile long open;
   private volatile long opened;
-  private volatile long failed;
   private volatile int inFlight;
   private volatile long closedByPeer;
   private volatile long peakOpen;
@@ -68,111 +74,178 @@ public final class ConnectionClient {
 
   /**
    * @param settings what to open and for how long
-   * @param out      progress lines and the summary (flushed per line)
-   * @param err      warnings (giving up on opening more)
+   * @param out      the start line, progress lines, the climb line and the summary (flushed per line)
    */
-  public ConnectionClient(ClientSettings settings, PrintWriter out, PrintWriter err) {
+  public ConnectionClient(ClientSettings settings, PrintWriter out) {
+    this(settings, out, LocalPorts.fromKernel(1));
+  }
+
+  /** With {@code range} standing for the kernel's ephemeral range (tests: a small one, without a namespace). */
+  ConnectionClient(ClientSettings settings, PrintWriter out, LocalPorts range) {
     this.settings = settings;
     this.out = out;
-    this.err = err;
     this.serverPorts = settings.ports().ports();
-    this.localPorts = settings.sources().isEmpty() ? null
-        : LocalPorts.fromKernel(settings.sources().size() * serverPorts.length);
+    this.pairs = new PortPairs(settings.sources().size(), serverPorts.length);
+    this.range = range;
+    this.binder = settings.sources().isEmpty() ? null : new SourceBinder(settings.sources(), pairs, range);
+    Preload.limitPaths();
+    detail(ClimbEnd.STALLED); // its switch loads a class of its own, which out of descriptors would fail
   }
 
   /**
-   * Opens, holds, closes. Returns normally after the hold or a {@link #stop()}; throws
-   * {@link ConnectionsException} when nothing could be opened at all or the process runs out of file descriptors.
+   * Climbs, holds, closes. Returns normally after the hold, the duration or a {@link #stop()}; throws
+   * {@link ConnectionsException} when nothing could be opened at all or a source address is not this host's.
    */
   public void run() {
     long start = System.nanoTime();
-    long openingEnded = 0;
+    lastPeakNanos = start;
     Ticker ticker = new Ticker(start, PROGRESS_PERIOD);
     SpareDescriptor spare = new SpareDescriptor();
     try {
-      selector = Selector.open();
-      if (stopRequested) {
-        return;
+      if (binder != null) {
+        binder.check();
       }
+      selector = Selector.open();
+      println(startLine());
       while (!stopRequested) {
         long now = System.nanoTime();
-        if (opening) {
+        if (climb == null) {
           startConnects(now);
           expire(now);
-          if (open >= settings.target() || (failed > settings.maxFailures() && inFlight == 0)) {
-            opening = false;
-            openingEnded = now;
-            endOpening();
+          ClimbEnd end = endOfClimb(now);
+          if (end != null) {
+            endClimb(end, now);
           }
-        } else if (settings.hold() != null && now - openingEnded >= settings.hold().toNanos()) {
+        } else if (settings.hold() != null && now - climbEndedNanos >= settings.hold().toNanos()) {
           break;
         }
-        selector.select(selectMillis(now, ticker, openingEnded));
+        if (settings.duration() != null && now - start >= settings.duration().toNanos()) {
+          break;
+        }
+        selector.select(selectMillis(now, ticker, start));
         handleReady();
         now = System.nanoTime();
         if (ticker.due(now)) {
           long rate = ticker.ratePerSecond(now, opened);
-          out.printf(Locale.ROOT, "connections: open=%d target=%d failed=%d in_flight=%d rate=%d/s%n",
-              open, settings.target(), failed, inFlight, rate);
-          out.flush();
+          println(String.format(Locale.ROOT, "connections: open=%d cap=%s failed=%d in_flight=%d rate=%d/s",
+              open, capText(), failures.all(), inFlight, rate));
         }
       }
-    } catch (IOException e) {
-      if (ConnectionsException.tooManyOpenFiles(e)) {
-        spare.close();
-        throw ConnectionsException.tooManyOpenFiles("client", open, e);
+      if (climb == null) {
+        endClimb(ClimbEnd.TIME_UP, System.nanoTime());
       }
+    } catch (IOException e) {
       throw new ConnectionsException("connections client: " + e.getMessage());
     } finally {
-      long end = System.nanoTime();
-      long peak = peakOpen;
+      // before closing: closing a million sockets takes a while, and a stop may not wait for it
+      summary(start);
       spare.close();
       closeAll();
-      double openingSeconds = ((openingEnded == 0 ? end : openingEnded) - start) / 1e9;
-      out.printf(Locale.ROOT, "connections: summary opened=%d peak_open=%d failed=%d closed_by_peer=%d "
-              + "opening_s=%.3f mean_rate=%d/s elapsed_s=%.3f%n", opened, peak, failed, closedByPeer, openingSeconds,
-          Math.round(opened / Math.max(1e-9, openingSeconds)), (end - start) / 1e9);
-      out.flush();
     }
   }
 
-  private void endOpening() {
-    if (open >= settings.target()) {
-      return;
+  /** What ends the climb now, or null while it goes on. */
+  private ClimbEnd endOfClimb(long now) {
+    if (settings.cap() != null && open >= settings.cap()) {
+      return ClimbEnd.CAP_REACHED;
     }
-    if (opened == 0) {
+    if (inFlight == 0) { // the connects under way may still succeed
+      if (outOfFiles != null) {
+        return ClimbEnd.CLIENT_OPEN_FILES;
+      }
+      if (pairs.allExhausted()) {
+        return ClimbEnd.CLIENT_PORTS;
+      }
+      if (failures.streak() >= settings.maxFailures()) {
+        return failures.streakEnd();
+      }
+    }
+    if (now - lastPeakNanos >= settings.stall().toNanos()) {
+      return closedByPeer > closedAtLastPeak ? ClimbEnd.CLOSED_BY_SUT : ClimbEnd.STALLED;
+    }
+    return null;
+  }
+
+  private void endClimb(ClimbEnd end, long now) {
+    climbEndedNanos = now;
+    String detail = detail(end);
+    if (opened == 0 && end != ClimbEnd.TIME_UP && end != ClimbEnd.CAP_REACHED) {
       throw new ConnectionsException("connections client: cannot connect to " + settings.server().getHostAddress()
-          + " ports " + settings.ports() + ": " + failed + " connects failed, last " + lastFailure);
+          + " ports " + settings.ports() + ": " + detail);
     }
-    err.printf(Locale.ROOT, "connections: stopped opening after %d failed connects (last %s); holding %d%n",
-        failed, lastFailure, open);
-    err.flush();
+    climb = new ClimbLine(end, open, detail);
+    println(climb.line());
   }
 
-  private long selectMillis(long now, Ticker ticker, long openingEnded) {
+  private String detail(ClimbEnd end) {
+    long streak = failures.streak();
+    return switch (end) {
+      case CAP_REACHED -> "opened the cap of " + settings.cap() + " connections";
+      case CLIENT_PORTS -> (binder == null ? "the kernel's source address used its " + range.describe()
+          : binder.exhausted()) + " toward each of the "
+          + serverPorts.length + " server ports: add source addresses or server ports";
+      case CLIENT_OPEN_FILES -> outOfFiles + " with " + open + " connections open (" + ProcessLimits.openFilesText()
+          + " for this process); hint: " + (outOfFiles.contains("in system")
+              ? "raise fs.file-max (plan 'prepare: {file_max: N}')" : ConnectionsException.NOFILE_HINT);
+      case REFUSED -> streak + " connects in a row refused, last " + failures.last()
+          + ": nothing listens there any more, or the SUT rejects connections";
+      case SYN_TIMEOUTS -> streak + " connects in a row unanswered, last " + failures.last()
+          + ": the SUT drops SYNs (its accept queue or conntrack table is full, or a firewall)";
+      case CONNECT_ERRORS -> streak + " connects in a row failed, last " + failures.last();
+      case CLOSED_BY_SUT -> "no new peak for " + settings.stall().toSeconds() + " s while the SUT closed "
+          + (closedByPeer - closedAtLastPeak) + " held connections";
+      case STALLED -> "no new peak for " + settings.stall().toSeconds() + " s (peak " + peakOpen + ")";
+      case TIME_UP -> "still opening at " + open + " connections when " + (stopRequested ? "stopped" : "its duration "
+          + "ended") + " (" + failures.all() + " failed connects so far): the count is a lower bound";
+      case SUT_OPEN_FILES -> "the server's open-file limit"; // the server's line, never the client's
+    };
+  }
+
+  private long selectMillis(long now, Ticker ticker, long start) {
     long millis = ticker.millisUntilDue(now);
-    if (opening && !pending.isEmpty()) {
-      millis = Math.min(millis, Math.max(1, (pending.peekFirst().deadlineNanos - now) / 1_000_000 + 1));
+    if (climb == null) {
+      if (!pending.isEmpty()) {
+        millis = Math.min(millis, untilMillis(pending.peekFirst().deadlineNanos, now));
+      }
+      millis = Math.min(millis, untilMillis(lastPeakNanos + settings.stall().toNanos(), now));
+    } else if (settings.hold() != null) {
+      millis = Math.min(millis, untilMillis(climbEndedNanos + settings.hold().toNanos(), now));
     }
-    if (!opening && settings.hold() != null) {
-      millis = Math.min(millis, Math.max(1, (openingEnded + settings.hold().toNanos() - now) / 1_000_000 + 1));
+    if (settings.duration() != null) {
+      millis = Math.min(millis, untilMillis(start + settings.duration().toNanos(), now));
     }
     return millis;
   }
 
+  private static long untilMillis(long deadlineNanos, long now) {
+    return Math.max(1, (deadlineNanos - now) / 1_000_000 + 1);
+  }
+
   private void startConnects(long now) throws IOException {
-    while (inFlight < settings.maxInFlight() && open + inFlight < settings.target()
-        && failed <= settings.maxFailures() && !stopRequested) {
-      long position = attempt++;
-      int portIndex = (int) (position % serverPorts.length);
-      InetSocketAddress remote = new InetSocketAddress(settings.server(), serverPorts[portIndex]);
-      SocketChannel channel = SocketChannel.open(); // EMFILE here ends the run: see run()
+    while (inFlight < settings.maxInFlight() && (settings.cap() == null || open + inFlight < settings.cap())
+        && failures.streak() < settings.maxFailures() && outOfFiles == null && !stopRequested) {
+      int pair = pairs.next();
+      if (pair < 0) {
+        return;
+      }
+      InetSocketAddress remote = new InetSocketAddress(settings.server(), serverPorts[pairs.portIndex(pair)]);
+      SocketChannel channel;
+      try {
+        channel = SocketChannel.open();
+      } catch (IOException e) {
+        if (Kind.of(e.getMessage()) == Kind.OPEN_FILES) {
+          outOfFiles = e.getMessage();
+          return;
+        }
+        throw e;
+      }
       try {
         channel.configureBlocking(false);
         channel.setOption(StandardSocketOptions.SO_LINGER, 0);
-        if (localPorts != null) {
-          int sourceIndex = (int) ((position / serverPorts.length) % settings.sources().size());
-          bindSource(channel, settings.sources().get(sourceIndex), sourceIndex * serverPorts.length + portIndex);
+        if (binder != null && !binder.bind(channel, pair)) {
+          closeQuietly(channel);
+          pairs.exhaust(pair);
+          continue;
         }
         Pending p = new Pending(channel, remote, now + settings.connectTimeout().toNanos());
         if (channel.connect(remote)) {
@@ -186,31 +259,17 @@ public final class ConnectionClient {
         }
       } catch (IOException e) {
         closeQuietly(channel);
-        if (ConnectionsException.tooManyOpenFiles(e)) {
-          throw e;
+        Kind kind = Kind.of(e.getMessage());
+        if (kind == Kind.NO_LOCAL_PORT && binder == null) {
+          pairs.exhaust(pair); // connect() searched the whole ephemeral range for this destination
+        } else if (kind == Kind.OPEN_FILES) {
+          outOfFiles = e.getMessage();
+          return;
+        } else if (kind != Kind.NO_LOCAL_PORT) { // a bound port whose 4-tuple is taken: the next one is tried
+          failure(kind, remote, e.getMessage());
         }
-        failure(remote, e);
       }
     }
-  }
-
-  private void bindSource(SocketChannel channel, InetAddress source, int pair) throws IOException {
-    channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-    for (int i = 0; i < BIND_ATTEMPTS; i++) {
-      int port = localPorts.next(pair);
-      if (port < 0) {
-        throw new BindException("no local port left on " + source.getHostAddress() + " (" + localPorts.size()
-            + " ports in the ephemeral range used): add --source addresses or server ports");
-      }
-      try {
-        channel.bind(new InetSocketAddress(source, port));
-        return;
-      } catch (BindException inUse) {
-        // another program holds this port without SO_REUSEADDR: take the next
-      }
-    }
-    throw new BindException("no free local port on " + source.getHostAddress() + " after " + BIND_ATTEMPTS
-        + " tries");
   }
 
   private void handleReady() {
@@ -234,7 +293,7 @@ public final class ConnectionClient {
         } catch (IOException e) {
           key.cancel();
           closeQuietly(p.channel);
-          failure(p.remote, e);
+          failure(Kind.of(e.getMessage()), p.remote, e.getMessage());
         }
       } else if (key.isReadable()) {
         drain(key);
@@ -245,8 +304,11 @@ public final class ConnectionClient {
   private void established() {
     opened++;
     open++;
+    failures.succeeded();
     if (open > peakOpen) {
       peakOpen = open;
+      lastPeakNanos = System.nanoTime();
+      closedAtLastPeak = closedByPeer;
     }
   }
 
@@ -261,8 +323,8 @@ public final class ConnectionClient {
         head.finished = true;
         inFlight--;
         closeQuietly(head.channel);
-        failure(head.remote, new IOException("connect timed out after " + settings.connectTimeout().toMillis()
-            + " ms"));
+        failure(Kind.TIMED_OUT, head.remote, "connect timed out after " + settings.connectTimeout().toMillis()
+            + " ms");
       } else {
         return;
       }
@@ -277,13 +339,44 @@ public final class ConnectionClient {
     }
   }
 
-  private void failure(InetSocketAddress remote, IOException e) {
-    failed++;
-    lastFailure = remote.getAddress().getHostAddress() + ":" + remote.getPort() + ": " + e.getMessage();
+  private void failure(Kind kind, InetSocketAddress remote, String message) {
+    failures.failed(kind, remote.getAddress().getHostAddress() + ":" + remote.getPort() + ": " + message);
+  }
+
+  private String startLine() {
+    String sources = settings.sources().isEmpty() ? "kernel"
+        : settings.sources().stream().map(InetAddress::getHostAddress).collect(Collectors.joining(","));
+    return String.format(Locale.ROOT, "connections: client server=%s ports=%s (%d) sources=%s local_ports=%s %s cap=%s",
+        settings.server().getHostAddress(), settings.ports(), serverPorts.length, sources, range.describe(),
+        ProcessLimits.openFilesText(), capText());
+  }
+
+  private void summary(long start) {
+    long end = System.nanoTime();
+    double climbSeconds = ((climbEndedNanos == 0 ? end : climbEndedNanos) - start) / 1e9;
+    println(String.format(Locale.ROOT, "connections: summary ended_by=%s opened=%d peak_open=%d failed=%d "
+            + "refused=%d timed_out=%d closed_by_peer=%d opening_s=%.3f mean_rate=%d/s elapsed_s=%.3f",
+        climb == null ? "error" : climb.end().code(), opened, peakOpen, failures.all(), failures.total(Kind.REFUSED),
+        failures.total(Kind.TIMED_OUT), closedByPeer, climbSeconds,
+        Math.round(opened / Math.max(1e-9, climbSeconds)), (end - start) / 1e9));
+  }
+
+  private String capText() {
+    return settings.cap() == null ? "none" : settings.cap().toString();
+  }
+
+  private void println(String line) {
+    out.println(line);
+    out.flush();
   }
 
   public ClientStats stats() {
-    return new ClientStats(open, settings.target(), opened, failed, inFlight, closedByPeer, peakOpen);
+    return new ClientStats(open, settings.cap(), opened, failures.all(), inFlight, closedByPeer, peakOpen);
+  }
+
+  /** The climb's end once it has ended, else null. */
+  public ClimbLine climb() {
+    return climb;
   }
 
   /** Ends {@link #run()} soon, which then closes every connection; safe from any thread. */
@@ -309,5 +402,4 @@ public final class ConnectionClient {
   private static void closeQuietly(AutoCloseable c) {
     HeldSockets.closeQuietly(c);
   }
-
 }

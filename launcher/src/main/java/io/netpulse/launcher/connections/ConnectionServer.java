@@ -17,9 +17,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Server side of the concurrent-connections test: listens on every port of a {@link PortRange}, accepts, and
+ * Server side of the concurrent-connections test: listens on every port of a {@link PortSet}, accepts, and
  * holds each connection (reads and discards; closes when the peer closes). One thread, one selector, no
  * per-connection buffers, so tens of thousands of connections fit a small heap.
+ *
+ * <p>Out of file descriptors it keeps what it holds (what the SUT is being measured on), prints a
+ * {@link ClimbLine} ({@code sut_open_files}) once, and pauses accepting briefly each time it tries again:
+ * what it cannot accept stays in the kernel's accept queue, and the clients see SYN timeouts beyond it.
  *
  * <p>{@link #open()} binds (the caller learns at once whether a port is taken), {@link #run()} loops on the
  * calling thread until {@link #stop()} is called from any thread.
@@ -31,9 +35,11 @@ public final class ConnectionServer implements AutoCloseable {
   /** Accepts per wake-up and listener, so reads on held connections are not starved by a burst. */
   private static final int ACCEPT_BATCH = 512;
   private static final Duration PROGRESS_PERIOD = Duration.ofSeconds(1);
+  /** How long accepting rests after running out of file descriptors (the listeners stay ready meanwhile). */
+  private static final Duration ACCEPT_PAUSE = Duration.ofMillis(250);
 
   private final InetAddress bind;
-  private final PortRange ports;
+  private final PortSet ports;
   private final PrintWriter out;
   private final List<ServerSocketChannel> listeners = new ArrayList<>();
   // one buffer for every read: the data is discarded, only end-of-stream matters
@@ -44,16 +50,20 @@ public final class ConnectionServer implements AutoCloseable {
   private volatile long accepted;
   private volatile long open;
   private volatile long peakOpen;
+  private volatile long acceptErrors;
+  private long acceptPausedUntilNanos;
+  private ClimbLine limit;
 
   /**
    * @param bind  local address to listen on; null for all addresses
    * @param ports the ports to listen on, one listener each
    * @param out   where progress lines go (flushed per line)
    */
-  public ConnectionServer(InetAddress bind, PortRange ports, PrintWriter out) {
+  public ConnectionServer(InetAddress bind, PortSet ports, PrintWriter out) {
     this.bind = bind;
     this.ports = ports;
     this.out = out;
+    Preload.limitPaths();
   }
 
   /** Binds every port; on any failure closes what was bound and throws naming the port. */
@@ -90,14 +100,21 @@ public final class ConnectionServer implements AutoCloseable {
     if (selector == null) {
       open();
     }
-    out.printf(Locale.ROOT, "connections: listening ports=%s (%d) bind=%s%n", ports, ports.count(), addressText());
+    out.printf(Locale.ROOT, "connections: listening ports=%s (%d) bind=%s %s%n", ports, ports.count(), addressText(),
+        ProcessLimits.openFilesText());
     out.flush();
     long start = System.nanoTime();
     Ticker ticker = new Ticker(start, PROGRESS_PERIOD);
     SpareDescriptor spare = new SpareDescriptor();
     try {
       while (!stopRequested) {
-        selector.select(ticker.millisUntilDue(System.nanoTime()));
+        long before = System.nanoTime();
+        resumeAcceptingWhenDue(before);
+        long wait = ticker.millisUntilDue(before);
+        if (acceptPausedUntilNanos != 0) {
+          wait = Math.min(wait, Math.max(1, (acceptPausedUntilNanos - before) / 1_000_000 + 1));
+        }
+        selector.select(wait);
         Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
         while (keys.hasNext()) {
           SelectionKey key = keys.next();
@@ -124,8 +141,8 @@ public final class ConnectionServer implements AutoCloseable {
       long peak = peakOpen;
       spare.close();
       close();
-      out.printf(Locale.ROOT, "connections: summary accepted=%d peak_open=%d elapsed_s=%.3f%n", accepted, peak,
-          (System.nanoTime() - start) / 1e9);
+      out.printf(Locale.ROOT, "connections: summary accepted=%d peak_open=%d accept_errors=%d elapsed_s=%.3f%n",
+          accepted, peak, acceptErrors, (System.nanoTime() - start) / 1e9);
       out.flush();
     }
   }
@@ -137,7 +154,8 @@ public final class ConnectionServer implements AutoCloseable {
         channel = listener.accept();
       } catch (IOException e) {
         if (ConnectionsException.tooManyOpenFiles(e)) {
-          throw ConnectionsException.tooManyOpenFiles("server", open, e);
+          outOfFiles(e);
+          return;
         }
         throw e;
       }
@@ -154,6 +172,42 @@ public final class ConnectionServer implements AutoCloseable {
     }
   }
 
+  /**
+   * The SUT's limit for this process: keep holding, say so once, and rest the listeners (they stay readable with
+   * a full accept queue, which would otherwise spin the selector).
+   */
+  private void outOfFiles(IOException e) {
+    acceptErrors++;
+    if (limit == null) {
+      limit = new ClimbLine(ClimbEnd.SUT_OPEN_FILES, open, e.getMessage() + " with " + open
+          + " connections held (" + ProcessLimits.openFilesText() + " for the server process); hint: "
+          + (e.getMessage().contains("in system") ? "raise fs.file-max (plan 'prepare: {file_max: N}')"
+              : ConnectionsException.NOFILE_HINT));
+      out.println(limit.line());
+      out.flush();
+    }
+    acceptPausedUntilNanos = System.nanoTime() + ACCEPT_PAUSE.toNanos();
+    for (ServerSocketChannel l : listeners) {
+      SelectionKey key = l.keyFor(selector);
+      if (key != null && key.isValid()) {
+        key.interestOps(0);
+      }
+    }
+  }
+
+  private void resumeAcceptingWhenDue(long now) {
+    if (acceptPausedUntilNanos == 0 || now < acceptPausedUntilNanos) {
+      return;
+    }
+    acceptPausedUntilNanos = 0;
+    for (ServerSocketChannel l : listeners) {
+      SelectionKey key = l.keyFor(selector);
+      if (key != null && key.isValid()) {
+        key.interestOps(SelectionKey.OP_ACCEPT);
+      }
+    }
+  }
+
   /** Reads and discards; end of stream or a reset means the client let go. */
   private void drain(SelectionKey key) {
     if (HeldSockets.drainClosed(key, discard)) {
@@ -162,7 +216,7 @@ public final class ConnectionServer implements AutoCloseable {
   }
 
   public ServerStats stats() {
-    return new ServerStats(accepted, open, peakOpen);
+    return new ServerStats(accepted, open, peakOpen, acceptErrors);
   }
 
   /** The ports actually listened on (after {@link #open()}). */

@@ -9,10 +9,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "connections", mixinStandardHelpOptions = true,
     description = {"Open and hold many TCP connections (seed 000's c1000k test): 'server' listens on a range of "
         + "ports and holds what it accepts, 'client' opens connections to it and holds them.",
-        "Progress: one 'connections: key=value ...' line per second on stdout, a 'connections: summary ...' "
-            + "line at exit. Read the result with 'ss -s' on the server host."},
-    footer = {"", "Exit codes: 0 done (hold over, or SIGTERM/SIGINT), 2 bad usage, port in use, too many open "
-        + "files, or no connection possible."},
+        "Progress: one 'connections: key=value ...' line per second on stdout, a 'connections: climb ...' line "
+            + "saying what ended the climb, a 'connections: summary ...' line at exit. Read the result with "
+            + "'ss -s' on the server host."},
+    footer = {"", "Exit codes: 0 done (hold or duration over, or SIGTERM/SIGINT), 2 bad usage, port in use, a "
+        + "source address not on this host, or no connection possible."},
     subcommands = {ConnectionsServerCommand.class, ConnectionsClientCommand.class})
 public final class ConnectionsCommand implements Runnable {
 

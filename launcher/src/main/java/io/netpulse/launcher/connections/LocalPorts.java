@@ -1,5 +1,6 @@
 package io.netpulse.launcher.connections;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,12 +33,28 @@ final class LocalPorts {
 
   /** The kernel's ephemeral range: the ports the system sets aside for outgoing connections, not for services. */
   static LocalPorts fromKernel(int pairs) {
-    try {
-      String[] range = Files.readString(KERNEL_RANGE).trim().split("\\s+");
-      return new LocalPorts(Integer.parseInt(range[0]), Integer.parseInt(range[1]), pairs);
+    int[] range = kernelRange();
+    return new LocalPorts(range[0], range[1], pairs);
+  }
+
+  /**
+   * {low, high} of this network namespace's ip_local_port_range, or Linux's default when unreadable. Read as a
+   * line: Files.readString sizes its read by the file's size, which procfs reports as 0, and returns "4" of
+   * "40000 40999" (so a narrowed range looked unreadable and the default was used).
+   */
+  static int[] kernelRange() {
+    try (BufferedReader reader = Files.newBufferedReader(KERNEL_RANGE)) {
+      String line = reader.readLine();
+      String[] range = (line == null ? "" : line).trim().split("\\s+");
+      return new int[] {Integer.parseInt(range[0]), Integer.parseInt(range[1])};
     } catch (IOException | RuntimeException e) {
-      return new LocalPorts(DEFAULT_LOW, DEFAULT_HIGH, pairs);
+      return new int[] {DEFAULT_LOW, DEFAULT_HIGH};
     }
+  }
+
+  /** The same range for {@code pairs} pairs. */
+  LocalPorts forPairs(int pairs) {
+    return new LocalPorts(low, high, pairs);
   }
 
   /** The next unused local port for this pair, or -1 once the pair has used the whole range. */
@@ -50,5 +67,10 @@ final class LocalPorts {
 
   int size() {
     return high - low + 1;
+  }
+
+  /** "1000 local ports (40000-40999)". */
+  String describe() {
+    return size() + " local ports (" + low + "-" + high + ")";
   }
 }

@@ -25,7 +25,8 @@ public final class PlanLoader {
   static final List<String> PLAN_KEYS =
       List.of("name", "hosts", "repetitions", "warmup", "stop", "steady", "prepare", "tests");
   static final List<String> HOST_KEYS =
-      List.of("address", "user", "port", "identity", "known_hosts", "accept_new_host_keys", "java");
+      List.of("address", "user", "port", "identity", "known_hosts", "accept_new_host_keys", "java",
+          "source_addresses");
   static final List<String> STEADY_KEYS = List.of("window", "spread", "rise");
   static final List<String> PREPARE_KEYS = List.of("nofile", "nr_open", "file_max", "irq_affinity");
   static final List<String> IRQ_KEYS = List.of("match", "first_cpu", "cpu_step");
@@ -141,11 +142,40 @@ public final class PlanLoader {
             + ", expected the path of a java program, e.g. /usr/lib/jvm/java-17-openjdk-amd64/bin/java");
         java = null;
       }
+      List<String> sources = sourceAddresses(h, where);
       hosts.put(name, new HostSpec(name, address, user, port, path(identity),
           knownHosts == null ? Path.of(System.getProperty("user.home"), ".ssh", "known_hosts") : path(knownHosts),
-          acceptNew, java));
+          acceptNew, java, sources));
     }
     return hosts;
+  }
+
+  /** IP literals only: the client binds to them, and a name could resolve to an address the host lacks. */
+  private List<String> sourceAddresses(MapNode h, String where) {
+    List<String> sources = new ArrayList<>();
+    Node n = r.value(h, "source_addresses");
+    if (n instanceof ListNode l && l.items().isEmpty()) {
+      r.error(n.at(), where + " source_addresses is an empty list, expected IP addresses of this host, or no "
+          + "source_addresses (the kernel's choice)");
+      return sources;
+    }
+    List<PlanReader.Located> refs = r.texts(h, "source_addresses", where);
+    if (refs == null) {
+      return sources;
+    }
+    for (PlanReader.Located l : refs) {
+      String a = l.text();
+      boolean literal = Addresses.problem(a) == null && (a.contains(":") || a.matches("[0-9.]+"));
+      if (!literal) {
+        r.error(l.at(), where + " source_addresses: '" + Addresses.printable(a) + "' is not an IP literal, expected "
+            + "addresses of this host to connect from, e.g. [198.18.0.1, 198.18.0.11]");
+      } else if (sources.contains(a)) {
+        r.error(l.at(), where + " source_addresses lists " + a + " twice, expected each address once");
+      } else {
+        sources.add(a);
+      }
+    }
+    return sources;
   }
 
   private Path path(String text) {

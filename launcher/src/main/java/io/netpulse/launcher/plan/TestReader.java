@@ -17,6 +17,8 @@ final class TestReader {
 
   private static final Pattern RATE = Pattern.compile("\\d+(\\.\\d+)?[KMGkmg]?");
   private static final int MAX_PORT = 65535;
+  /** Ports one c1000k server listens on, from its base port (its MAX_PORTS). */
+  private static final int C1000K_PORTS = 100;
 
   private final PlanReader r;
   private final int index;
@@ -63,9 +65,9 @@ final class TestReader {
     Integer port = r.integer(m, "port", where, defaultPort(type, tool), 1, MAX_PORT);
     Integer portStep = type == TestType.CONCURRENT_CONNECTIONS ? r.integer(m, "port_step", where, 2000, 1, MAX_PORT) : null;
     Integer listeners = type == TestType.CONCURRENT_CONNECTIONS ? r.integer(m, "listeners", where, 32, 1, MAX_PORT) : null;
-    if (port != null && listeners != null && (long) port + (long) (listeners - 1) * portStep > MAX_PORT) {
-      r.error(m.at(), where + ": ports " + port + " + " + (listeners - 1) + " × " + portStep
-          + " go past 65535, expected fewer listeners or a smaller port_step");
+    Integer perListener = type == TestType.CONCURRENT_CONNECTIONS ? portsPerListener(m, where, tool) : null;
+    if (port != null && listeners != null && portStep != null && perListener != null) {
+      checkListenerPorts(m, where, port, portStep, listeners, perListener);
     }
     if (port != null && streams != null && !streams.isAuto() && usesPortPerStream(type)
         && (long) port + streams.fixed() - 1 > MAX_PORT) {
@@ -74,7 +76,7 @@ final class TestReader {
     }
     Integer pingCount = type == TestType.LATENCY
         ? r.integer(m, "ping_count", where, (int) Durations.ceilSeconds(duration), 1, 1_000_000) : null;
-    Long target = type == TestType.CONCURRENT_CONNECTIONS ? r.wholeLong(m, "target", where, 1_000_000L, 1) : null;
+    Long target = type == TestType.CONCURRENT_CONNECTIONS ? target(m, where, tool) : null;
     String rate = type == TestType.IPERF_BANDWIDTH ? rate(m, where) : null;
     Integer request = type == TestType.TCP_RR ? r.integer(m, "request", where, 1, 1, 65507) : null;
     Integer response = type == TestType.TCP_RR ? r.integer(m, "response", where, 1, 1, 65507) : null;
@@ -88,7 +90,42 @@ final class TestReader {
     String c1000kDir = type == TestType.CONCURRENT_CONNECTIONS ? c1000kDir(m, where) : null;
     return new TestSpec(index, type, name, duration, warmup, repetitions, sut, peer, streams, tool, message,
         request, response, port, portStep, listeners, pingCount, target, rate, clients, senders, server,
-        reverse, irq, c1000kDir);
+        reverse, irq, c1000kDir, perListener);
+  }
+
+  /** An optional cap: without one the clients climb until something stops them, as c1000k does. */
+  private Long target(MapNode m, String where, Tool tool) {
+    Long target = r.wholeLong(m, "target", where, null, 1);
+    if (target != null && tool == Tool.C1000K) {
+      r.error(r.value(m, "target").at(), where + " target applies to tool netpulse only: c1000k's client connects "
+          + "until it fails, expected no target with tool: c1000k");
+      return null;
+    }
+    return target;
+  }
+
+  /** c1000k's server listens on 100 ports from its base port, and netpulse's by default does the same. */
+  private Integer portsPerListener(MapNode m, String where, Tool tool) {
+    Integer n = r.integer(m, "ports_per_listener", where, C1000K_PORTS, 1, MAX_PORT);
+    if (n != null && n != C1000K_PORTS && tool == Tool.C1000K) {
+      r.error(r.value(m, "ports_per_listener").at(), where + " ports_per_listener is " + n + ", but c1000k's server "
+          + "always listens on " + C1000K_PORTS + ", expected " + C1000K_PORTS + " (or no ports_per_listener) with "
+          + "tool: c1000k");
+      return C1000K_PORTS;
+    }
+    return n;
+  }
+
+  private void checkListenerPorts(MapNode m, String where, int port, int portStep, int listeners, int perListener) {
+    long last = (long) port + (long) (listeners - 1) * portStep + perListener - 1;
+    if (last > MAX_PORT) {
+      r.error(m.at(), where + ": ports " + port + " + " + (listeners - 1) + " × " + portStep + " + "
+          + (perListener - 1) + " go past 65535 (to " + last + "), expected fewer listeners, a smaller port_step "
+          + "or fewer ports_per_listener");
+    } else if (listeners > 1 && perListener > portStep) {
+      r.error(m.at(), where + ": ports_per_listener " + perListener + " is more than port_step " + portStep
+          + ", so the listeners' ports would overlap; expected ports_per_listener of at most " + portStep);
+    }
   }
 
   /** The directory of c1000k's server and client programs: the start of their program words. */

@@ -11,8 +11,11 @@ import java.util.List;
  * @param streams parallel instances (per sender for high_pps)
  * @param messageBytes netperf -m / iperf3 -l / qperf -m / sockperf -m, or netperf -r for TCP_CRR
  * @param port first port; instance i uses {@code port + i} (concurrent_connections: {@code + i × portStep})
- * @param target concurrent connections to open in total
+ * @param target concurrent connections to open at most in total (concurrent_connections); null: no cap, the
+ *     clients climb until the SUT or they themselves stop it
  * @param rate iperf -b value, e.g. {@code 2048M}
+ * @param portsPerListener concurrent_connections: consecutive ports each listener serves from its port (c1000k's
+ *     server: 100)
  */
 public record TestSpec(
     int index,
@@ -39,7 +42,8 @@ public record TestSpec(
     String server,
     boolean reverse,
     IrqAffinity irqAffinity,
-    String c1000kDir) {
+    String c1000kDir,
+    Integer portsPerListener) {
 
   /** "test 3 (rx_bandwidth)" or "test 3 (name)", for messages. */
   public String label() {

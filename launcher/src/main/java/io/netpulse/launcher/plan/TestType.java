@@ -28,8 +28,9 @@ public enum TestType {
   HIGH_PPS("senders", "streams", "message", "port", "irq_affinity"),
   /** netperf TCP_CRR -r 64 on N netserver ports, Trans. Rate summed (seed 000). */
   NEW_CONNECTIONS("streams", "streams_per_queue", "message", "port"),
-  /** connection-holding client/server on ports 2000..64000 step 2000, max of ss -s estab (seed 000). */
-  CONCURRENT_CONNECTIONS("target", "tool", "clients", "port", "port_step", "listeners", "c1000k_dir"),
+  /** connection-holding client/server on ports 2000..64000 step 2000 (100 each), max of ss -s estab (seed 000). */
+  CONCURRENT_CONNECTIONS("target", "tool", "clients", "port", "port_step", "listeners", "c1000k_dir",
+      "ports_per_listener"),
   /** ≥ 300 × netperf TCP_RR -r 1,1 from the clients, Trans. Rate summed (seed 002). */
   TCP_RR("streams", "clients", "request", "response", "port"),
   /** N clients → 1 server netperf UDP_STREAM -m 1 (pps) or -m 1400 (bps), msgs ok ÷ elapsed summed (seed 003). */

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.report;
 
+import io.netpulse.launcher.run.ResultTable;
 import java.io.PrintWriter;
 import java.util.List;
 
@@ -72,6 +73,12 @@ final class HtmlReport {
         + ReportText.html(s.unit()) + (s.result().ci95() == null ? ""
             : " &plusmn; " + ReportText.html(ReportText.number(s.result().ci95())) + " " + ReportText.html(s.unit())
                 + " (95 % CI)") + " over " + s.result().n() + " repetitions" + where(s) + "</p>");
+    for (Repetition r : s.repetitions()) {
+      if (r.climb() != null) { // whose limit the figure is: the SUT's, or the client's
+        out.println("<p class=\"meta climb\">repetition " + r.repetition() + ": "
+            + ReportText.html(ResultTable.climbNote(r.climb())) + "</p>");
+      }
+    }
     out.println("<div class=\"charts\">");
     if (!s.series().isEmpty()) {
       out.println("<figure><div class=\"chart\" id=\"series-" + index + "\"></div><figcaption>1-s "

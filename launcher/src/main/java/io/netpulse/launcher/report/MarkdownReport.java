@@ -1,5 +1,6 @@
 package io.netpulse.launcher.report;
 
+import io.netpulse.launcher.run.ResultTable;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,8 @@ final class MarkdownReport {
               ReportText.markdown(r.run()), ReportText.markdown(r.sut()), ReportText.markdown(r.iface()),
               ReportText.utc(r.measuringStart()), ReportText.utc(r.measuringEnd()),
               r.measured() ? ReportText.number(r.measuringMillis() / 1000.0) : "-",
-              ReportText.markdown(r.outcome() + (r.reason() == null ? "" : ": " + r.reason()))));
+              ReportText.markdown(r.outcome() + (r.reason() == null ? "" : ": " + r.reason())
+                  + (r.climb() == null ? "" : "; " + ResultTable.climbNote(r.climb())))));
         }
       }
     }

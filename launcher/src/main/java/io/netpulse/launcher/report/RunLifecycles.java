@@ -25,6 +25,7 @@ final class RunLifecycles {
     s.execution = e.execution() != null ? e.execution() : s.execution;
     s.repetition = e.repetition();
     s.outcome = e.phase().name();
+    s.climb = e.climb() != null ? e.climb() : s.climb;
     if (e.phase() == Phase.FAILED) {
       s.reason = e.reason();
     }
@@ -40,7 +41,7 @@ final class RunLifecycles {
   Optional<Repetition> repetition(String run) {
     State s = byRun.get(run);
     return s == null ? Optional.empty() : Optional.of(new Repetition(run, s.test, s.type, s.repetition, s.sut,
-        s.iface, s.execution, s.start, s.end, s.outcome, s.reason));
+        s.iface, s.execution, s.start, s.end, s.outcome, s.reason, s.climb));
   }
 
   private static final class State {
@@ -54,5 +55,6 @@ final class RunLifecycles {
     long end;
     String outcome;
     String reason;
+    RunEvent.Climb climb;
   }
 }

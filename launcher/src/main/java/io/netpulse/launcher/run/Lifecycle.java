@@ -25,14 +25,23 @@ final class Lifecycle {
   }
 
   void phase(Phase phase, long ts, String reason) {
-    ctx.publisher().publish(procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
-        .inExecution(ctx.execution(), steady(ctx)).withPlanned(planned()));
+    ctx.publisher().publish(event(phase, ts, reason));
+  }
+
+  private RunEvent event(Phase phase, long ts, String reason) {
+    return procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
+        .inExecution(ctx.execution(), steady(ctx)).withPlanned(planned());
   }
 
   /** The last phase (DONE or FAILED), unless the Ctrl-C hook has claimed it already. */
   void end(Phase phase, long ts, String reason) {
+    end(phase, ts, reason, null);
+  }
+
+  /** The same, with what ended the repetition's climb of connections (null: not such a test, or unknown). */
+  void end(Phase phase, long ts, String reason, RunEvent.Climb climb) {
     if (ended.compareAndSet(false, true)) {
-      phase(phase, ts, reason);
+      ctx.publisher().publish(event(phase, ts, reason).withClimb(climb));
     }
   }
 

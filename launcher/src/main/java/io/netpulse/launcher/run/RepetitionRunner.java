@@ -2,6 +2,7 @@ package io.netpulse.launcher.run;
 
 import io.netpulse.collector.LineEmitter;
 import io.netpulse.collector.ToolOutput;
+import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.launcher.plan.StopMode;
@@ -183,8 +184,9 @@ final class RepetitionRunner {
         irqs.close();
       }
     }
+    RunEvent.Climb climb = RepetitionClimb.of(test, servers, clients.values());
     try {
-      life.end(failure == null ? Phase.DONE : Phase.FAILED, now(), failure);
+      life.end(failure == null ? Phase.DONE : Phase.FAILED, now(), failure, climb);
     } catch (RuntimeException e) {
       failure = failure == null ? e.getMessage() : failure;
     } finally {
@@ -194,7 +196,7 @@ final class RepetitionRunner {
     ctx.progress().endRepetition(failure, trafficStart == 0 ? ended - began : trafficStart - began,
         trafficStart == 0 || measuringEnd == 0 ? 0 : measuringEnd - trafficStart,
         measuringEnd == 0 ? 0 : ended - measuringEnd);
-    return new RepetitionOutcome(run, repetition, failure, measuringStart, measuringEnd, steadyAt);
+    return new RepetitionOutcome(run, repetition, failure, measuringStart, measuringEnd, steadyAt, climb);
   }
 
   /** Seconds the repetition is expected to take, for the progress bar. */

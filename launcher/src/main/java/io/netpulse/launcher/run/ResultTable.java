@@ -1,6 +1,8 @@
 package io.netpulse.launcher.run;
 
 import io.netpulse.common.event.ResultEvent;
+import io.netpulse.common.event.RunEvent;
+import io.netpulse.launcher.connections.ClimbEnd;
 import io.netpulse.launcher.remote.HostFacts;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -12,7 +14,9 @@ import java.util.Map;
 /**
  * The end of a run for people and for programs: a table shaped like the seeds' result tables (the
  * host's facts, then one row per metric with each repetition, the mean and its 95 % interval) and
- * the JSON form {@code [{"test","metric","unit","runs":[...],"mean","stddev","ci95"}, ...]}.
+ * the JSON form {@code [{"test","metric","unit","runs":[...],"mean","stddev","ci95"}, ...]}. A climb of
+ * concurrent connections says under the table (and in each JSON repetition's {@code climb}) what ended it and
+ * whose limit that was.
  */
 public final class ResultTable {
 
@@ -42,6 +46,9 @@ public final class ResultTable {
       for (RepetitionOutcome o : t.repetitions()) {
         if (!o.ok()) {
           notes.add(t.test().name() + " repetition " + o.repetition() + " FAILED: " + o.failure());
+        }
+        if (o.climb() != null) {
+          notes.add(t.test().name() + " repetition " + o.repetition() + ": " + climbNote(o.climb()));
         }
       }
     }
@@ -128,9 +135,33 @@ public final class ResultTable {
       m.put("measuring_end_ms", o.measuringEnd());
       m.put("steady_after_ms", o.steadyAtMillis());
       m.put("failure", o.failure());
+      m.put("climb", climbJson(o.climb()));
       reps.add(m);
     }
     return reps;
+  }
+
+  /** "climb ended by client ports exhausted (the client's limit, not the SUT's): peer: …", for people. */
+  public static String climbNote(RunEvent.Climb climb) {
+    ClimbEnd end = ClimbEnd.ofCode(climb.endedBy());
+    String whose = switch (climb.side() == null ? "" : climb.side()) {
+      case "sut" -> "the SUT's limit";
+      case "client" -> "the client's limit, not the SUT's";
+      case "plan" -> "set by the plan";
+      default -> "cause unknown";
+    };
+    return "climb ended by " + (end == null ? climb.endedBy() : end.label()) + " (" + whose + "): " + climb.detail();
+  }
+
+  private static Map<String, Object> climbJson(RunEvent.Climb climb) {
+    if (climb == null) {
+      return null;
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("ended_by", climb.endedBy());
+    m.put("side", climb.side());
+    m.put("detail", climb.detail());
+    return m;
   }
 
   private static Map<Integer, String> failures(TestReport t) {

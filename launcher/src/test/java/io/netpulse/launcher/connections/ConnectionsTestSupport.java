@@ -26,8 +26,8 @@ final class ConnectionsTestSupport {
     ConnectionsException last = null;
     for (int attempt = 0; attempt < 20; attempt++) {
       int first = 20_000 + ThreadLocalRandom.current().nextInt(12_000 - count * step);
-      ConnectionServer server = new ConnectionServer(null, new PortRange(first, first + (count - 1) * step, step),
-          out);
+      ConnectionServer server = new ConnectionServer(null,
+          PortSet.of(new PortRange(first, first + (count - 1) * step, step)), out);
       try {
         server.open();
         return server;

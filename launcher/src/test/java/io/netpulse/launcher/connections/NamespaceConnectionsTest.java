@@ -94,9 +94,10 @@ class NamespaceConnectionsTest {
       String clientLog = read(dir.resolve("client" + i + ".log"));
       assertThat(client.exitValue()).as(clientLog).isZero();
       // SIGTERM may come before the first progress line: only their form is certain, and the summary
-      assertThat(clientLog.lines()).allMatch(l -> l.matches(
-          "connections: open=\\d+ target=10000 failed=0 in_flight=\\d+ rate=\\d+/s|connections: summary .*"));
-      assertThat(clientLog).containsPattern("connections: summary opened=10000 peak_open=10000 failed=0 ");
+      assertThat(clientLog.lines()).allMatch(l -> l.matches("connections: open=\\d+ cap=10000 failed=0 "
+          + "in_flight=\\d+ rate=\\d+/s|connections: (client|climb|summary) .*"));
+      assertThat(clientLog).contains("connections: climb ended_by=cap_reached side=plan open=10000 | ")
+          .containsPattern("connections: summary ended_by=cap_reached opened=10000 peak_open=10000 failed=0 ");
     }
     await().atMost(GENEROUS).pollInterval(Duration.ofSeconds(1))
         .until(() -> ConnectionsTestSupport.ssSummaryEstab(inSut) < 100);
@@ -117,8 +118,38 @@ class NamespaceConnectionsTest {
     String log = read(dir.resolve("client.log"));
     assertThat(client.exitValue()).as(log).isEqualTo(2);
     assertThat(log).containsPattern("netpulse: connections client: cannot connect to " + unused.replace(".", "\\.")
-        + " ports 2000:64000:2000: \\d+ connects failed, last " + unused.replace(".", "\\.")
+        + " ports 2000:64000:2000: \\d+ connects in a row (failed|unanswered), last " + unused.replace(".", "\\.")
         + ":\\d+: (No route to host|connect timed out after 2000 ms)")
         .doesNotContain("\tat ").doesNotContain("Exception");
+  }
+
+  /**
+   * The client's ephemeral range, narrowed to 1,000 ports in its namespace, is what each (source address, server
+   * port) pair can reach: from two addresses to 4 server ports the climb ends at 8,000 with client_ports.
+   */
+  @Test
+  void eachSourceAddressReachesTheRangeOncePerServerPort() throws Exception {
+    NetHost peer = HOSTS.peer();
+    String second = peer.address().replaceAll("\\.\\d+$", ".12");
+    String range = HOSTS.exec(peer, "cat", "/proc/sys/net/ipv4/ip_local_port_range").strip().replaceAll("\\s+", " ");
+    HOSTS.exec(peer, "sysctl", "-q", "-w", "net.ipv4.ip_local_port_range=40000 40999");
+    HOSTS.exec(peer, "ip", "addr", "add", second + "/24", "dev", peer.iface());
+    try {
+      NetHost sut = HOSTS.sut();
+      Process server = startIn(sut, "server", "connections", "server", "--ports", "2000:4000:2000", "--block", "2");
+      await().atMost(GENEROUS).until(() -> read(dir.resolve("server.log")).contains("listening") || !server.isAlive());
+      Process client = startIn(peer, "client", "connections", "client", "--server", sut.address(), "--ports",
+          "2000:4000:2000", "--block", "2", "--source", peer.address() + "," + second, "--duration", "60s");
+      await().atMost(GENEROUS).until(() -> read(dir.resolve("client.log")).contains("connections: climb ")
+          || !client.isAlive());
+      String log = read(dir.resolve("client.log"));
+      assertThat(log).contains("local_ports=1000 local ports (40000-40999)")
+          .contains("connections: climb ended_by=client_ports side=client open=8000 | each of the 2 source addresses "
+              + "used its 1000 local ports (40000-40999) toward each of the 4 server ports: add source addresses or "
+              + "server ports");
+    } finally {
+      HOSTS.exec(peer, "ip", "addr", "del", second + "/24", "dev", peer.iface());
+      HOSTS.exec(peer, "sysctl", "-q", "-w", "net.ipv4.ip_local_port_range=" + range);
+    }
   }
 }

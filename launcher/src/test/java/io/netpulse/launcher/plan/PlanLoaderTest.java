@@ -120,7 +120,7 @@ class PlanLoaderTest {
         "plan.yaml:4:20: host 'peer' address: '198.18.0.300' is not an IPv4 literal (four numbers 0-255), "
             + "expected an IP literal or a host name",
         "plan.yaml:4:34: unknown key 'adress' in host 'peer', did you mean 'address'? expected one of: "
-            + "address, user, port, identity, known_hosts, accept_new_host_keys, java",
+            + "address, user, port, identity, known_hosts, accept_new_host_keys, java, source_addresses",
         "plan.yaml:5:14: the plan repetitions is text ('many'), expected a whole number from 1 to 1000",
         "plan.yaml:6:9: the plan warmup is '5', expected a duration with a unit such as 500ms, 10s, 2m or 1h",
         "plan.yaml:7:7: the plan stop is text ('stedy'), did you mean 'steady'? expected one of: steady, fixed",
@@ -261,5 +261,55 @@ class PlanLoaderTest {
         "plan.yaml:6:41: test 1 (udp_stream) clients lists 'sut', the host they send to; expected other hosts",
         "plan.yaml:7:33: test 2 (high_pps) senders lists 'sut', the host they send to; expected other hosts",
         "plan.yaml:8:31: test 3 (tcp_rr) clients lists 'peer', the host they send to; expected other hosts");
+  }
+
+  /** Concurrent connections climb without a cap by default, on c1000k's 100 ports per listener. */
+  @Test
+  void concurrentConnectionsKeys() throws Exception {
+    Plan plan = load("""
+        name: t
+        hosts:
+          sut:  { address: 198.18.0.2 }
+          peer: { address: 198.18.0.1, source_addresses: [198.18.0.1, 198.18.0.11, "fd00::11"] }
+        tests:
+          - { type: concurrent_connections }
+          - { type: concurrent_connections, name: capped, target: 5000, ports_per_listener: 10 }
+        """);
+    TestSpec open = plan.tests().get(0);
+    assertThat(open.target()).isNull();
+    assertThat(open.portsPerListener()).isEqualTo(100);
+    assertThat(open.listeners()).isEqualTo(32);
+    assertThat(plan.tests().get(1).target()).isEqualTo(5000L);
+    assertThat(plan.tests().get(1).portsPerListener()).isEqualTo(10);
+    assertThat(plan.host("peer").sourceAddresses()).containsExactly("198.18.0.1", "198.18.0.11", "fd00::11");
+    assertThat(plan.host("sut").sourceAddresses()).isEmpty();
+  }
+
+  @Test
+  void concurrentConnectionsMistakesAreNamed() {
+    assertThat(errorsOf("""
+        name: t
+        hosts:
+          sut:  { address: 198.18.0.2 }
+          peer: { address: 198.18.0.1, source_addresses: [peer.example.com, 198.18.0.1, 198.18.0.1] }
+          aux:  { address: 198.18.0.3, source_addresses: [] }
+        tests:
+          - { type: concurrent_connections, tool: c1000k, target: 100, ports_per_listener: 50 }
+          - { type: concurrent_connections, name: b, port_step: 10 }
+          - { type: concurrent_connections, name: c, port: 65400, listeners: 2, port_step: 100 }
+        """)).containsExactly(
+        "plan.yaml:4:51: host 'peer' source_addresses: 'peer.example.com' is not an IP literal, expected addresses "
+            + "of this host to connect from, e.g. [198.18.0.1, 198.18.0.11]",
+        "plan.yaml:4:81: host 'peer' source_addresses lists 198.18.0.1 twice, expected each address once",
+        "plan.yaml:5:50: host 'aux' source_addresses is an empty list, expected IP addresses of this host, or no "
+            + "source_addresses (the kernel's choice)",
+        "plan.yaml:7:59: test 1 (concurrent_connections) target applies to tool netpulse only: c1000k's client "
+            + "connects until it fails, expected no target with tool: c1000k",
+        "plan.yaml:7:84: test 1 (concurrent_connections) ports_per_listener is 50, but c1000k's server always "
+            + "listens on 100, expected 100 (or no ports_per_listener) with tool: c1000k",
+        "plan.yaml:8:5: test 2 (concurrent_connections): ports_per_listener 100 is more than port_step 10, so the "
+            + "listeners' ports would overlap; expected ports_per_listener of at most 10",
+        "plan.yaml:9:5: test 3 (concurrent_connections): ports 65400 + 1 × 100 + 99 go past 65535 (to 65599), "
+            + "expected fewer listeners, a smaller port_step or fewer ports_per_listener");
   }
 }

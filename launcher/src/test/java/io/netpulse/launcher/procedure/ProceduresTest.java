@@ -174,13 +174,15 @@ class ProceduresTest {
           - { type: concurrent_connections, name: c1000k, tool: c1000k, c1000k_dir: /opt/c1000k }
         """);
     TestProcedure own = Procedures.build(plan, plan.tests().get(0), FOUR_QUEUES);
+    // c1000k's server listens on PORT..PORT+99: 3,200 ports in all, which netpulse's one server process also serves
     assertThat(rendered(own.servers())).containsExactly(
-        "sut: java -jar .netpulse/netpulse.jar connections server --ports 2000:64000:2000");
+        "sut: java -jar .netpulse/netpulse.jar connections server --ports 2000:64000:2000 --block 100");
+    // target is a cap, split over the clients; each runs warm-up + duration and says what ended its climb
     assertThat(rendered(own.clients())).containsExactly(
         "peer: java -jar .netpulse/netpulse.jar connections client --server 198.18.0.2 --ports 2000:64000:2000 "
-            + "--connections 25001 --hold 60s",
+            + "--block 100 --connections 25001 --duration 60s",
         "aux2: /opt/jdk/bin/java -jar .netpulse/netpulse.jar connections client --server 198.18.0.2 "
-            + "--ports 2000:64000:2000 --connections 25001 --hold 60s");
+            + "--ports 2000:64000:2000 --block 100 --connections 25001 --duration 60s");
     assertThat(rendered(own.samplers()))
         .containsExactly("sut: sh -c " + RemoteCommand.quote(Sampler.SS_SUMMARY.shellCommand()));
     assertThat(own.results().get(0)).isEqualTo(new ResultRule("tcp_estab", "connections", "ss-summary",
@@ -193,6 +195,29 @@ class ProceduresTest {
     // c1000k's client holds its connections forever: the launcher stops it after the test's time
     assertThat(c1000k.clients()).allMatch(HostCommand::untilStopped);
     assertThat(own.clients()).noneMatch(HostCommand::untilStopped);
+  }
+
+  /** Without a target the clients climb until something stops them; a host's source addresses go with it. */
+  @Test
+  void concurrentConnectionsClimbOpenEndedFromEachClientsSourceAddresses() throws Exception {
+    Plan plan = PlanLoader.parse("p.yaml", Path.of("/p"), """
+        name: p
+        warmup: 5s
+        hosts:
+          sut:  { address: 198.18.0.2 }
+          peer: { address: 198.18.0.1, source_addresses: [198.18.0.1, 198.18.0.11] }
+          aux1: { address: 198.18.0.3 }
+        tests: [ { type: concurrent_connections, clients: [peer, aux1], duration: 120s, listeners: 2,
+                   ports_per_listener: 4 } ]
+        """);
+    TestProcedure p = Procedures.build(plan, plan.tests().get(0), FOUR_QUEUES);
+    assertThat(rendered(p.servers())).containsExactly(
+        "sut: java -jar .netpulse/netpulse.jar connections server --ports 2000:4000:2000 --block 4");
+    assertThat(rendered(p.clients())).containsExactly(
+        "peer: java -jar .netpulse/netpulse.jar connections client --server 198.18.0.2 --ports 2000:4000:2000 "
+            + "--block 4 --source 198.18.0.1,198.18.0.11 --duration 125s",
+        "aux1: java -jar .netpulse/netpulse.jar connections client --server 198.18.0.2 --ports 2000:4000:2000 "
+            + "--block 4 --duration 125s");
   }
 
   @Test
@@ -240,7 +265,8 @@ class ProceduresTest {
     Plan plan = PlanLoader.load(Path.of("..", "examples", "xlarge-vs-xlarge.yaml"));
     for (var t : io.netpulse.launcher.plan.TestType.values()) {
       assertThat(Procedures.forTest(new io.netpulse.launcher.plan.TestSpec(1, t, "x", null, null, 1, "sut", "peer",
-          null, null, null, null, null, null, null, null, null, null, null, null, null, null, false, null, null)))
+          null, null, null, null, null, null, null, null, null, null, null, null, null, null, false, null, null,
+          null)))
           .isNotNull();
     }
     for (var t : plan.tests()) {

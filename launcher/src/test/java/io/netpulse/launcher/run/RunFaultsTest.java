@@ -60,7 +60,7 @@ class RunFaultsTest {
           "{ type: rx_bandwidth, name: unreachable, sut: ghost, peer: peer, streams: 1, duration: 2s }",
           "{ type: rx_bandwidth, name: wrong-key, sut: badkey, peer: peer, streams: 1, duration: 2s }",
           "{ type: rx_bandwidth, name: changed-key, sut: changedkey, peer: peer, streams: 1, duration: 2s }",
-          "{ type: concurrent_connections, name: missing-tool, tool: c1000k, c1000k_dir: /nonexistent, target: 10,"
+          "{ type: concurrent_connections, name: missing-tool, tool: c1000k, c1000k_dir: /nonexistent,"
               + " listeners: 1, clients: [peer], duration: 2s }",
           "{ type: new_connections, name: port-taken, streams: 1, port: " + takenPort + ", duration: 2s }");
       RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers(),

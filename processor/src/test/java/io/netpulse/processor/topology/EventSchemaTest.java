@@ -83,10 +83,15 @@ class EventSchemaTest {
       // a collector's line: numbered in an epoch, the first after a restart stating its gap
       String collectorLine = Json.text(new LineEvent(LineEvent.SCHEMA, "sut", "ss-summary", null, 1000, t,
           "TCP:   3 (estab 1, closed 0, orphaned 0, timewait 0)", null, t - 60_000, 10_810L));
-      inputs = new String[] {measuring, done, firstLine, tool, collectorLine};
+      // a concurrent-connections repetition's last event says what ended its climb
+      String climbed = Json.text(new RunEvent(RunEvent.SCHEMA, "r2", "p", "concurrent_connections", 1, Phase.DONE,
+          t + 10_000, null, "concurrent_connections", "sut", null, "p-20261130T054856Z", null, null,
+          new RunEvent.Climb("client_ports", "client", "peer: client ports exhausted at 4000")));
+      runs.pipeInput("r2", climbed, t + 10_000);
+      inputs = new String[] {measuring, done, firstLine, tool, collectorLine, climbed};
       driver.advanceWallClockTime(RateTopology.DEFAULT_EMIT_EVERY); // rates are emitted on a wall-clock tick
 
-      assertValid("run-event", List.of(inputs[0], inputs[1]));
+      assertValid("run-event", List.of(inputs[0], inputs[1], inputs[5]));
       assertValid("line-event", List.of(inputs[2], inputs[4]));
       assertValid("tool-output-event", List.of(inputs[3]));
       assertValid("sample", output(driver, TOPICS.samples()));
@@ -105,6 +110,9 @@ class EventSchemaTest {
     assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":1,\"run\":\"r\"}"))).isNotEmpty();
     assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":1,\"run\":\"r\",\"plan\":\"p\","
         + "\"test\":\"t\",\"repetition\":1,\"phase\":\"DONE\",\"ts\":1,\"type\":7}"))).isNotEmpty();
+    assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":1,\"run\":\"r\",\"plan\":\"p\","
+        + "\"test\":\"t\",\"repetition\":1,\"phase\":\"DONE\",\"ts\":1,\"climb\":{\"endedBy\":\"bored\","
+        + "\"side\":\"sut\",\"detail\":\"\"}}"))).isNotEmpty();
   }
 
   private static TestInputTopic<String, String> input(TopologyTestDriver driver, String topic) {
