@@ -24,9 +24,12 @@ public final class JarShipper {
   /** $1: directory relative to $HOME, $2: file name. Prints the sha256 of the file, nothing when there is none. */
   private static final String REMOTE_HASH = "f=\"$HOME/$1/$2\"; if [ -f \"$f\" ]; then "
       + "sha256sum \"$f\" | cut -d' ' -f1; fi";
-  /** Written to a temporary name and renamed, so a cut copy never looks like a whole jar. */
+  /**
+   * Written to a temporary name of its own (two launchers may ship to one host at once) and renamed, so a cut copy
+   * never looks like a whole jar and a JVM already running the old one keeps reading it.
+   */
   private static final String REMOTE_COPY = "set -e; d=\"$HOME/$1\"; mkdir -p \"$d\"; "
-      + "cat > \"$d/$2.part\"; mv -f \"$d/$2.part\" \"$d/$2\"; sha256sum \"$d/$2\" | cut -d' ' -f1";
+      + "t=\"$d/$2.part.$$\"; cat > \"$t\"; s=$(sha256sum \"$t\" | cut -d' ' -f1); mv -f \"$t\" \"$d/$2\"; echo \"$s\"";
 
   private JarShipper() {}
 
