@@ -17,6 +17,8 @@ final class TestReader {
 
   private static final Pattern RATE = Pattern.compile("\\d+(\\.\\d+)?[KMGkmg]?");
   private static final int MAX_PORT = 65535;
+  /** netserver's own default port: seed 002 starts a bare {@code netserver}. */
+  private static final int NETSERVER_PORT = 12865;
 
   private final PlanReader r;
   private final int index;
@@ -59,8 +61,13 @@ final class TestReader {
     }
     Streams streams = streams(m, type, where);
     Tool tool = tool(m, type, where);
-    Integer message = r.integer(m, "message", where, defaultMessage(type, tool), 1, 65507);
-    Integer port = r.integer(m, "port", where, defaultPort(type, tool), 1, MAX_PORT);
+    TrafficReader traffic = new TrafficReader(r, hosts);
+    Boolean toolDefault = traffic.toolDefaultMessage(m, type, where);
+    Integer message = toolDefault == null ? r.integer(m, "message", where, defaultMessage(type, tool), 1, 65507)
+        : toolDefault ? null : defaultMessage(type, tool);
+    boolean reverse = type == TestType.UDP_STREAM && r.bool(m, "reverse", where, false);
+    boolean sharedPort = traffic.sharedServerPort(m, type, reverse, where);
+    Integer port = r.integer(m, "port", where, sharedPort ? NETSERVER_PORT : defaultPort(type, tool), 1, MAX_PORT);
     Integer portStep = type == TestType.CONCURRENT_CONNECTIONS ? r.integer(m, "port_step", where, 2000, 1, MAX_PORT) : null;
     Integer listeners = type == TestType.CONCURRENT_CONNECTIONS ? r.integer(m, "listeners", where, 32, 1, MAX_PORT) : null;
     if (port != null && listeners != null && (long) port + (long) (listeners - 1) * portStep > MAX_PORT) {
@@ -75,7 +82,7 @@ final class TestReader {
     Integer pingCount = type == TestType.LATENCY
         ? r.integer(m, "ping_count", where, (int) Durations.ceilSeconds(duration), 1, 1_000_000) : null;
     Long target = type == TestType.CONCURRENT_CONNECTIONS ? r.wholeLong(m, "target", where, 1_000_000L, 1) : null;
-    String rate = type == TestType.IPERF_BANDWIDTH ? rate(m, where) : null;
+    String rate = rate(m, type, tool, where);
     Integer request = type == TestType.TCP_RR ? r.integer(m, "request", where, 1, 1, 65507) : null;
     Integer response = type == TestType.TCP_RR ? r.integer(m, "response", where, 1, 1, 65507) : null;
     String server = type == TestType.UDP_STREAM ? serverRef(m, where, sut) : null;
@@ -83,12 +90,30 @@ final class TestReader {
     String receiver = type == TestType.UDP_STREAM ? server : sut;
     List<String> clients = hostRefs(m, "clients", where, type, peer, receiver);
     List<String> senders = type == TestType.HIGH_PPS ? hostRefs(m, "senders", where, type, peer, receiver) : null;
-    boolean reverse = type == TestType.UDP_STREAM && r.bool(m, "reverse", where, false);
     IrqAffinity irq = type == TestType.HIGH_PPS ? readIrq(m, where) : null;
     String c1000kDir = type == TestType.CONCURRENT_CONNECTIONS ? c1000kDir(m, where) : null;
+    TrafficOptions options = new TrafficOptions(
+        traffic.sarHosts(m, type, sut, usedHosts(sut, server, clients, senders), readsSarOnSut(type), where),
+        traffic.noDelay(m, type, tool, where), sharedPort);
     return new TestSpec(index, type, name, duration, warmup, repetitions, sut, peer, streams, tool, message,
         request, response, port, portStep, listeners, pingCount, target, rate, clients, senders, server,
-        reverse, irq, c1000kDir);
+        reverse, irq, c1000kDir, options);
+  }
+
+  /** The hosts a traffic test sends from or to, the SUT first: what {@code sar: all} samples. */
+  private static List<String> usedHosts(String sut, String server, List<String> clients, List<String> senders) {
+    java.util.Set<String> all = new java.util.LinkedHashSet<>();
+    java.util.stream.Stream.of(sut, server).filter(java.util.Objects::nonNull).forEach(all::add);
+    java.util.stream.Stream.of(clients, senders).filter(java.util.Objects::nonNull).forEach(all::addAll);
+    return List.copyOf(all);
+  }
+
+  /** Types whose value is sar's on the SUT: the SUT must stay among the sar hosts. */
+  private static boolean readsSarOnSut(TestType type) {
+    return switch (type) {
+      case RX_BANDWIDTH, TX_BANDWIDTH, IPERF_BANDWIDTH, RX_PPS, TX_PPS, HIGH_PPS, TCP_RR -> true;
+      default -> false;
+    };
   }
 
   /** The directory of c1000k's server and client programs: the start of their program words. */
@@ -107,12 +132,11 @@ final class TestReader {
   }
 
   private static boolean needsPeer(TestType type, MapNode m) {
-    // udp_stream names its clients; high_pps its senders; tcp_rr and concurrent_connections may name clients
+    // udp_stream names its clients; high_pps its senders; other traffic tests may name clients
     return switch (type) {
       case UDP_STREAM -> false;
       case HIGH_PPS -> !m.entries().containsKey("senders");
-      case TCP_RR, CONCURRENT_CONNECTIONS -> !m.entries().containsKey("clients");
-      default -> true;
+      default -> !type.accepts("clients") || !m.entries().containsKey("clients");
     };
   }
 
@@ -194,6 +218,7 @@ final class TestReader {
         case NEW_CONNECTIONS -> Streams.of(256);
         case TCP_RR -> Streams.of(300);
         case HIGH_PPS -> Streams.of(64);
+        case UDP_STREAM -> null; // one instance per client, as seeds 002 and 003
         default -> Streams.auto(perQueue);
       };
     }
@@ -233,12 +258,24 @@ final class TestReader {
         s -> Tool.valueOf(s.toUpperCase(Locale.ROOT)));
   }
 
-  private String rate(MapNode m, String where) {
-    String rate = r.text(m, "rate", where, "2048M");
+  /** iperf's and iperf3's {@code -b}: seed 002's 2048M for iperf_bandwidth, seed 000's 0M (no limit) for iperf3 PPS. */
+  private String rate(MapNode m, TestType type, Tool tool, String where) {
+    if (!type.accepts("rate")) {
+      return null;
+    }
+    if (tool != Tool.IPERF && tool != Tool.IPERF3) {
+      if (r.has(m, "rate")) {
+        r.error(r.value(m, "rate").at(), where + " rate is iperf3's -b, but the test runs " + tool.yamlName()
+            + ", which sends as fast as it can; expected tool: iperf3 or no rate");
+      }
+      return null;
+    }
+    String fallback = tool == Tool.IPERF ? "2048M" : "0M";
+    String rate = r.text(m, "rate", where, fallback);
     if (rate != null && !RATE.matcher(rate).matches()) {
       r.error(r.value(m, "rate").at(), where + " rate is '" + Addresses.printable(rate)
           + "', expected a bit rate such as 2048M, 10G or 0 (unlimited)");
-      return "2048M";
+      return fallback;
     }
     return rate;
   }
