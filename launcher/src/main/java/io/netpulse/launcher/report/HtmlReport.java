@@ -72,6 +72,10 @@ final class HtmlReport {
         + ReportText.html(s.unit()) + (s.result().ci95() == null ? ""
             : " &plusmn; " + ReportText.html(ReportText.number(s.result().ci95())) + " " + ReportText.html(s.unit())
                 + " (95 % CI)") + " over " + s.result().n() + " repetitions" + where(s) + "</p>");
+    String seeds = io.netpulse.launcher.run.SeedFigures.explain(s.metric());
+    if (seeds != null) {
+      out.println("<p class=\"meta\">" + ReportText.html(seeds) + "</p>");
+    }
     out.println("<div class=\"charts\">");
     if (!s.series().isEmpty()) {
       out.println("<figure><div class=\"chart\" id=\"series-" + index + "\"></div><figcaption>1-s "
