@@ -10,12 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /** Reads one test of a plan: its type decides the keys it accepts and the seeds' defaults. */
 final class TestReader {
 
-  private static final Pattern RATE = Pattern.compile("\\d+(\\.\\d+)?[KMGkmg]?");
   private static final int MAX_PORT = 65535;
   /** netserver's own default port: seed 002 starts a bare {@code netserver}. */
   private static final int NETSERVER_PORT = 12865;
@@ -82,7 +80,7 @@ final class TestReader {
     Integer pingCount = type == TestType.LATENCY
         ? r.integer(m, "ping_count", where, (int) Durations.ceilSeconds(duration), 1, 1_000_000) : null;
     Long target = type == TestType.CONCURRENT_CONNECTIONS ? r.wholeLong(m, "target", where, 1_000_000L, 1) : null;
-    String rate = rate(m, type, tool, where);
+    String rate = traffic.rate(m, type, tool, where);
     Integer request = type == TestType.TCP_RR ? r.integer(m, "request", where, 1, 1, 65507) : null;
     Integer response = type == TestType.TCP_RR ? r.integer(m, "response", where, 1, 1, 65507) : null;
     String server = type == TestType.UDP_STREAM ? serverRef(m, where, sut) : null;
@@ -93,27 +91,11 @@ final class TestReader {
     IrqAffinity irq = type == TestType.HIGH_PPS ? readIrq(m, where) : null;
     String c1000kDir = type == TestType.CONCURRENT_CONNECTIONS ? c1000kDir(m, where) : null;
     TrafficOptions options = new TrafficOptions(
-        traffic.sarHosts(m, type, sut, usedHosts(sut, server, clients, senders), readsSarOnSut(type), where),
+        traffic.sarHosts(m, type, sut, TrafficReader.usedHosts(sut, server, clients, senders), where),
         traffic.noDelay(m, type, tool, where), sharedPort);
     return new TestSpec(index, type, name, duration, warmup, repetitions, sut, peer, streams, tool, message,
         request, response, port, portStep, listeners, pingCount, target, rate, clients, senders, server,
         reverse, irq, c1000kDir, options);
-  }
-
-  /** The hosts a traffic test sends from or to, the SUT first: what {@code sar: all} samples. */
-  private static List<String> usedHosts(String sut, String server, List<String> clients, List<String> senders) {
-    java.util.Set<String> all = new java.util.LinkedHashSet<>();
-    java.util.stream.Stream.of(sut, server).filter(java.util.Objects::nonNull).forEach(all::add);
-    java.util.stream.Stream.of(clients, senders).filter(java.util.Objects::nonNull).forEach(all::addAll);
-    return List.copyOf(all);
-  }
-
-  /** Types whose value is sar's on the SUT: the SUT must stay among the sar hosts. */
-  private static boolean readsSarOnSut(TestType type) {
-    return switch (type) {
-      case RX_BANDWIDTH, TX_BANDWIDTH, IPERF_BANDWIDTH, RX_PPS, TX_PPS, HIGH_PPS, TCP_RR -> true;
-      default -> false;
-    };
   }
 
   /** The directory of c1000k's server and client programs: the start of their program words. */
@@ -256,28 +238,6 @@ final class TestReader {
     }
     return r.choice(m, "tool", where, fallback, choices.stream().map(Tool::yamlName).toList(),
         s -> Tool.valueOf(s.toUpperCase(Locale.ROOT)));
-  }
-
-  /** iperf's and iperf3's {@code -b}: seed 002's 2048M for iperf_bandwidth, seed 000's 0M (no limit) for iperf3 PPS. */
-  private String rate(MapNode m, TestType type, Tool tool, String where) {
-    if (!type.accepts("rate")) {
-      return null;
-    }
-    if (tool != Tool.IPERF && tool != Tool.IPERF3) {
-      if (r.has(m, "rate")) {
-        r.error(r.value(m, "rate").at(), where + " rate is iperf3's -b, but the test runs " + tool.yamlName()
-            + ", which sends as fast as it can; expected tool: iperf3 or no rate");
-      }
-      return null;
-    }
-    String fallback = tool == Tool.IPERF ? "2048M" : "0M";
-    String rate = r.text(m, "rate", where, fallback);
-    if (rate != null && !RATE.matcher(rate).matches()) {
-      r.error(r.value(m, "rate").at(), where + " rate is '" + Addresses.printable(rate)
-          + "', expected a bit rate such as 2048M, 10G or 0 (unlimited)");
-      return fallback;
-    }
-    return rate;
   }
 
   private static Duration defaultDuration(TestType type) {

@@ -8,18 +8,23 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Reads the keys that let a test say what a seed's command lines say: which hosts run sar ({@code sar}), netperf's
- * test-specific options ({@code no_delay}, {@code message: tool_default}) and udp_stream's
- * {@code server_ports}. Each problem is reported where it is, as {@link PlanReader} does.
+ * test-specific options ({@code no_delay}, {@code message: tool_default}), iperf's and iperf3's {@code rate} and
+ * udp_stream's {@code server_ports}. Each problem is reported where it is, as {@link PlanReader} does.
  */
 final class TrafficReader {
 
   /** {@code message} meaning "no -m: netperf's own default send size" (seeds 001/004 bandwidth). */
   static final String TOOL_DEFAULT = "tool_default";
   static final List<String> SERVER_PORTS = List.of("per_instance", "shared");
+
+  private static final Pattern RATE = Pattern.compile("\\d+(\\.\\d+)?[KMGkmg]?");
 
   private final PlanReader r;
   private final Map<String, HostSpec> hosts;
@@ -78,13 +83,13 @@ final class TrafficReader {
    * The hosts that run sar: {@code sut}, {@code all} (the SUT and every host the test sends from or to),
    * {@code none} or a list of host names. A test whose value is read from sar on the SUT must keep the SUT.
    *
-   * @param used     the hosts the test uses, the SUT first
-   * @param needsSut whether the type's value is sar's on the SUT
+   * @param used the hosts the test uses, the SUT first
    */
-  List<String> sarHosts(MapNode m, TestType type, String sut, List<String> used, boolean needsSut, String where) {
+  List<String> sarHosts(MapNode m, TestType type, String sut, List<String> used, String where) {
     if (!type.accepts("sar")) {
       return List.of();
     }
+    boolean needsSut = readsSarOnSut(type);
     Node n = r.value(m, "sar");
     List<String> fallback = needsSut && sut != null ? List.of(sut) : List.of();
     if (n == null) {
@@ -134,5 +139,43 @@ final class TrafficReader {
           + String.join(", ", hosts.keySet()));
     }
     return out;
+  }
+
+  /** iperf's and iperf3's {@code -b}: seed 002's 2048M for iperf_bandwidth, seed 000's 0M (no limit) for iperf3 PPS. */
+  String rate(MapNode m, TestType type, Tool tool, String where) {
+    if (!type.accepts("rate")) {
+      return null;
+    }
+    if (tool != Tool.IPERF && tool != Tool.IPERF3) {
+      if (r.has(m, "rate")) {
+        r.error(r.value(m, "rate").at(), where + " rate is iperf3's -b, but the test runs " + tool.yamlName()
+            + ", which sends as fast as it can; expected tool: iperf3 or no rate");
+      }
+      return null;
+    }
+    String fallback = tool == Tool.IPERF ? "2048M" : "0M";
+    String rate = r.text(m, "rate", where, fallback);
+    if (rate != null && !RATE.matcher(rate).matches()) {
+      r.error(r.value(m, "rate").at(), where + " rate is '" + Addresses.printable(rate)
+          + "', expected a bit rate such as 2048M, 10G or 0 (unlimited)");
+      return fallback;
+    }
+    return rate;
+  }
+
+  /** The hosts a traffic test sends from or to, the SUT first: what {@code sar: all} samples. */
+  static List<String> usedHosts(String sut, String server, List<String> clients, List<String> senders) {
+    Set<String> all = new LinkedHashSet<>();
+    Stream.of(sut, server).filter(Objects::nonNull).forEach(all::add);
+    Stream.of(clients, senders).filter(Objects::nonNull).forEach(all::addAll);
+    return List.copyOf(all);
+  }
+
+  /** Types whose value is sar's on the SUT: the SUT must stay among the sar hosts. */
+  private static boolean readsSarOnSut(TestType type) {
+    return switch (type) {
+      case RX_BANDWIDTH, TX_BANDWIDTH, IPERF_BANDWIDTH, RX_PPS, TX_PPS, HIGH_PPS, TCP_RR -> true;
+      default -> false;
+    };
   }
 }
