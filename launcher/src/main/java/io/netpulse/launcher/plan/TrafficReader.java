@@ -103,7 +103,7 @@ final class TrafficReader {
         default -> List.of();
       };
     } else if (n instanceof YamlTree.ListNode || n instanceof ScalarNode) {
-      out = names(m, where);
+      out = names(m, used, where);
     } else {
       r.error(n.at(), where + " sar is " + n.kind() + ", expected sut, all, none or a list of host names");
       return fallback;
@@ -122,15 +122,21 @@ final class TrafficReader {
     return List.copyOf(ordered);
   }
 
-  private List<String> names(MapNode m, String where) {
+  /** The hosts a {@code sar} list names: hosts of the plan that the test uses (its others are not connected for it). */
+  private List<String> names(MapNode m, List<String> used, String where) {
     List<String> out = new ArrayList<>();
     List<Located> refs = r.texts(m, "sar", where);
     if (refs == null) {
       return out;
     }
     for (Located l : refs) {
-      if (hosts.containsKey(l.text())) {
+      if (used.contains(l.text())) {
         out.add(l.text());
+        continue;
+      }
+      if (hosts.containsKey(l.text())) {
+        r.error(l.at(), where + " sar lists '" + l.text() + "', which this test does not use, expected some of: "
+            + String.join(", ", used));
         continue;
       }
       String near = Suggestions.closest(l.text(), hosts.keySet());

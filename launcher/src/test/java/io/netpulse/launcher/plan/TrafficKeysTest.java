@@ -57,6 +57,7 @@ class TrafficKeysTest {
           - { type: tx_bandwidth, sar: [peer] }
           - { type: udp_stream, clients: [peer], sar: [peeer] }
           - { type: rx_bandwidth, sar: { sut: true } }
+          - { type: tx_pps, sar: [sut, aux1] }
         """)).containsExactly(
         "plan.yaml:7:26: test 1 (rx_pps) sar leaves out the SUT 'sut', whose sar rows give this test's value, "
             + "expected sut, all or a list that names 'sut'",
@@ -64,7 +65,8 @@ class TrafficKeysTest {
             + "expected sut, all or a list that names 'sut'",
         "plan.yaml:9:48: test 3 (udp_stream) sar refers to host 'peeer', which is not in hosts, did you mean 'peer'? "
             + "expected sut, all, none or host names of: sut, peer, aux1",
-        "plan.yaml:10:32: test 4 (rx_bandwidth) sar is a mapping, expected sut, all, none or a list of host names");
+        "plan.yaml:10:32: test 4 (rx_bandwidth) sar is a mapping, expected sut, all, none or a list of host names",
+        "plan.yaml:11:32: test 5 (tx_pps) sar lists 'aux1', which this test does not use, expected some of: sut, peer");
   }
 
   @Test
