@@ -23,9 +23,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * JUnit 5 extension: two test hosts, {@code peer} (.1) and {@code sut} (.2), each a network namespace running
- * Debian's OpenSSH server on its address, port 22, with a generated host key. A generated client key
- * ({@link #identity()}) is authorised for root and {@link #knownHosts()} lists both hosts' keys by address.
+ * JUnit 5 extension: two test hosts, {@code peer} (.1) and {@code sut} (.2), and any extra hosts named (.3, …), each a
+ * network namespace running Debian's OpenSSH server on its address, port 22, with a generated host key. A generated
+ * client key ({@link #identity()}) is authorised for root and {@link #knownHosts()} lists every host's key by address.
  * <p>
  * Register as a static field ({@code @RegisterExtension static final TestHosts HOSTS = new TestHosts();}) for one
  * pair per class, or as an instance field for one pair per test. Without root, tests are skipped (assumption).
@@ -39,11 +39,23 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
     private static final Path PRIVSEP_DIR = Path.of("/run/sshd");
     private static final Duration SSHD_READY_TIMEOUT = Duration.ofSeconds(10);
 
+    /** Hosts past peer and sut, addressed .3, .4, … in order (e.g. a second client host). */
+    private final List<String> extraHosts;
     private HostNetwork network;
     private Path workDir;
     private Path identity;
     private Path knownHosts;
     private String ownerContextId; // the context that started us is the one that stops us (@Nested inherits)
+
+    /** The two hosts peer (.1) and sut (.2). */
+    public TestHosts() {
+        this(new String[0]);
+    }
+
+    /** peer (.1), sut (.2) and {@code extraHosts} (.3, .4, …), each with its own sshd, all on one bridge. */
+    public TestHosts(String... extraHosts) {
+        this.extraHosts = List.of(extraHosts);
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -99,7 +111,9 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
                 Files.createDirectories(PRIVSEP_DIR, PosixFilePermissions.asFileAttribute(
                         PosixFilePermissions.fromString("rwxr-xr-x")));
             }
-            network = HostNetwork.create("testhosts", List.of("peer", "sut"));
+            List<String> names = new ArrayList<>(List.of("peer", "sut"));
+            names.addAll(extraHosts);
+            network = HostNetwork.create("testhosts", names);
             List<String> knownHostLines = new ArrayList<>();
             List<Process> sshds = new ArrayList<>();
             for (NetHost host : network.hosts()) {
@@ -199,6 +213,11 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
 
     public NetHost sut() {
         return network().host("sut");
+    }
+
+    /** A host by name: peer, sut or one of the extra hosts. */
+    public NetHost host(String name) {
+        return network().host(name);
     }
 
     public HostNetwork network() {

@@ -40,7 +40,7 @@ record RunView(
   static RunView first(RunEvent e) {
     return new RunView(e.run(), e.plan(), e.test(), e.type(), e.repetition(), e.execution(), e.sut(), e.iface(),
         e.phase(), e.reason(), e.planned(), Map.of(e.phase(), e.ts()),
-        PerSecondMetric.of(e.type() != null ? e.type() : e.test()).orElse(null), null, e.ts());
+        PerSecondMetric.of(e.type() != null ? e.type() : e.test(), e.iface()).orElse(null), null, e.ts());
   }
 
   /**

@@ -10,15 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /** Reads one test of a plan: its type decides the keys it accepts and the seeds' defaults. */
 final class TestReader {
 
-  private static final Pattern RATE = Pattern.compile("\\d+(\\.\\d+)?[KMGkmg]?");
   private static final int MAX_PORT = 65535;
   /** Ports one c1000k server listens on, from its base port (its MAX_PORTS). */
   private static final int C1000K_PORTS = 100;
+  /** netserver's own default port: seed 002 starts a bare {@code netserver}. */
+  private static final int NETSERVER_PORT = 12865;
 
   private final PlanReader r;
   private final int index;
@@ -61,8 +61,13 @@ final class TestReader {
     }
     Streams streams = streams(m, type, where);
     Tool tool = tool(m, type, where);
-    Integer message = r.integer(m, "message", where, defaultMessage(type, tool), 1, 65507);
-    Integer port = r.integer(m, "port", where, defaultPort(type, tool), 1, MAX_PORT);
+    TrafficReader traffic = new TrafficReader(r, hosts);
+    Boolean toolDefault = traffic.toolDefaultMessage(m, type, where);
+    Integer message = toolDefault == null ? r.integer(m, "message", where, defaultMessage(type, tool), 1, 65507)
+        : toolDefault ? null : defaultMessage(type, tool);
+    boolean reverse = type == TestType.UDP_STREAM && r.bool(m, "reverse", where, false);
+    boolean sharedPort = traffic.sharedServerPort(m, type, reverse, where);
+    Integer port = r.integer(m, "port", where, sharedPort ? NETSERVER_PORT : defaultPort(type, tool), 1, MAX_PORT);
     Integer portStep = type == TestType.CONCURRENT_CONNECTIONS ? r.integer(m, "port_step", where, 2000, 1, MAX_PORT) : null;
     Integer listeners = type == TestType.CONCURRENT_CONNECTIONS ? r.integer(m, "listeners", where, 32, 1, MAX_PORT) : null;
     Integer perListener = type == TestType.CONCURRENT_CONNECTIONS ? portsPerListener(m, where, tool) : null;
@@ -77,7 +82,7 @@ final class TestReader {
     Integer pingCount = type == TestType.LATENCY
         ? r.integer(m, "ping_count", where, (int) Durations.ceilSeconds(duration), 1, 1_000_000) : null;
     Long target = type == TestType.CONCURRENT_CONNECTIONS ? target(m, where, tool) : null;
-    String rate = type == TestType.IPERF_BANDWIDTH ? rate(m, where) : null;
+    String rate = traffic.rate(m, type, tool, where);
     Integer request = type == TestType.TCP_RR ? r.integer(m, "request", where, 1, 1, 65507) : null;
     Integer response = type == TestType.TCP_RR ? r.integer(m, "response", where, 1, 1, 65507) : null;
     String server = type == TestType.UDP_STREAM ? serverRef(m, where, sut) : null;
@@ -85,12 +90,14 @@ final class TestReader {
     String receiver = type == TestType.UDP_STREAM ? server : sut;
     List<String> clients = hostRefs(m, "clients", where, type, peer, receiver);
     List<String> senders = type == TestType.HIGH_PPS ? hostRefs(m, "senders", where, type, peer, receiver) : null;
-    boolean reverse = type == TestType.UDP_STREAM && r.bool(m, "reverse", where, false);
     IrqAffinity irq = type == TestType.HIGH_PPS ? readIrq(m, where) : null;
     String c1000kDir = type == TestType.CONCURRENT_CONNECTIONS ? c1000kDir(m, where) : null;
+    TrafficOptions options = new TrafficOptions(
+        traffic.sarHosts(m, type, sut, TrafficReader.usedHosts(sut, server, clients, senders), where),
+        traffic.noDelay(m, type, tool, where), sharedPort);
     return new TestSpec(index, type, name, duration, warmup, repetitions, sut, peer, streams, tool, message,
         request, response, port, portStep, listeners, pingCount, target, rate, clients, senders, server,
-        reverse, irq, c1000kDir, perListener);
+        reverse, irq, c1000kDir, perListener, options);
   }
 
   /** An optional cap: without one the clients climb until something stops them, as c1000k does. */
@@ -144,12 +151,11 @@ final class TestReader {
   }
 
   private static boolean needsPeer(TestType type, MapNode m) {
-    // udp_stream names its clients; high_pps its senders; tcp_rr and concurrent_connections may name clients
+    // udp_stream names its clients; high_pps its senders; other traffic tests may name clients
     return switch (type) {
       case UDP_STREAM -> false;
       case HIGH_PPS -> !m.entries().containsKey("senders");
-      case TCP_RR, CONCURRENT_CONNECTIONS -> !m.entries().containsKey("clients");
-      default -> true;
+      default -> !type.accepts("clients") || !m.entries().containsKey("clients");
     };
   }
 
@@ -231,6 +237,7 @@ final class TestReader {
         case NEW_CONNECTIONS -> Streams.of(256);
         case TCP_RR -> Streams.of(300);
         case HIGH_PPS -> Streams.of(64);
+        case UDP_STREAM -> null; // one instance per client, as seeds 002 and 003
         default -> Streams.auto(perQueue);
       };
     }
@@ -268,16 +275,6 @@ final class TestReader {
     }
     return r.choice(m, "tool", where, fallback, choices.stream().map(Tool::yamlName).toList(),
         s -> Tool.valueOf(s.toUpperCase(Locale.ROOT)));
-  }
-
-  private String rate(MapNode m, String where) {
-    String rate = r.text(m, "rate", where, "2048M");
-    if (rate != null && !RATE.matcher(rate).matches()) {
-      r.error(r.value(m, "rate").at(), where + " rate is '" + Addresses.printable(rate)
-          + "', expected a bit rate such as 2048M, 10G or 0 (unlimited)");
-      return "2048M";
-    }
-    return rate;
   }
 
   private static Duration defaultDuration(TestType type) {

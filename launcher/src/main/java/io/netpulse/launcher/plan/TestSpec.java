@@ -8,14 +8,17 @@ import java.util.List;
  * (see {@link TestType} for which keys each type accepts). Host fields hold host names of the plan.
  *
  * @param index 1-based position in the plan's {@code tests}
- * @param streams parallel instances (per sender for high_pps)
- * @param messageBytes netperf -m / iperf3 -l / qperf -m / sockperf -m, or netperf -r for TCP_CRR
+ * @param streams parallel instances (per sender for high_pps); null for udp_stream without {@code streams}: one
+ *     instance per client
+ * @param messageBytes netperf -m / iperf3 -l / qperf -m / sockperf -m, or netperf -r for TCP_CRR; null where netperf
+ *     is to choose its own send size ({@code message: tool_default})
  * @param port first port; instance i uses {@code port + i} (concurrent_connections: {@code + i × portStep})
  * @param target concurrent connections to open at most in total (concurrent_connections); null: no cap, the
  *     clients climb until the SUT or they themselves stop it
- * @param rate iperf -b value, e.g. {@code 2048M}
+ * @param rate iperf -b value, e.g. {@code 2048M}; iperf3 -b for rx_pps/tx_pps, e.g. {@code 0M}
  * @param portsPerListener concurrent_connections: consecutive ports each listener serves from its port (c1000k's
  *     server: 100)
+ * @param options sar hosts and tool options that say what the seeds' command lines say
  */
 public record TestSpec(
     int index,
@@ -43,7 +46,8 @@ public record TestSpec(
     boolean reverse,
     IrqAffinity irqAffinity,
     String c1000kDir,
-    Integer portsPerListener) {
+    Integer portsPerListener,
+    TrafficOptions options) {
 
   /** "test 3 (rx_bandwidth)" or "test 3 (name)", for messages. */
   public String label() {

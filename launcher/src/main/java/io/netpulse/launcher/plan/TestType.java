@@ -15,26 +15,29 @@ public enum TestType {
   /** sockperf sr --tcp / pp --tcp -m 14 (seeds 001, 004). */
   SOCKPERF_LATENCY("message", "port"),
   /** netperf TCP_STREAM -m 1440 fan-out into the SUT, sar rxkB/s on the SUT (seed 000). */
-  RX_BANDWIDTH("streams", "streams_per_queue", "message", "port"),
+  RX_BANDWIDTH("streams", "streams_per_queue", "message", "port", "clients", "no_delay", "sar"),
   /** the SUT sends: netperf TCP_STREAM fan-out to netservers on the peer, sar txkB/s on the SUT. */
-  TX_BANDWIDTH("streams", "streams_per_queue", "message", "port"),
+  TX_BANDWIDTH("streams", "streams_per_queue", "message", "port", "clients", "no_delay", "sar"),
   /** iperf -c -P queues (seed 002), iperf SUM line and sar rxkB/s on the SUT. */
-  IPERF_BANDWIDTH("streams", "streams_per_queue", "rate", "port"),
+  IPERF_BANDWIDTH("streams", "streams_per_queue", "rate", "port", "clients", "sar"),
   /** UDP into the SUT, iperf3 -u -b 0 -l 64 (seed 000) or netperf UDP_STREAM -m 1 (seed 001); sar rxpck/s. */
-  RX_PPS("streams", "streams_per_queue", "tool", "message", "port"),
+  RX_PPS("streams", "streams_per_queue", "tool", "message", "port", "clients", "rate", "no_delay", "sar"),
   /** the SUT sends UDP; sar txpck/s on the SUT. */
-  TX_PPS("streams", "streams_per_queue", "tool", "message", "port"),
+  TX_PPS("streams", "streams_per_queue", "tool", "message", "port", "clients", "rate", "no_delay", "sar"),
   /** several senders × sockperf tp --pps max -m 14 (seeds 001, 004 above 6 Mpps), optional IRQ affinity. */
-  HIGH_PPS("senders", "streams", "message", "port", "irq_affinity"),
+  HIGH_PPS("senders", "streams", "message", "port", "irq_affinity", "sar"),
   /** netperf TCP_CRR -r 64 on N netserver ports, Trans. Rate summed (seed 000). */
-  NEW_CONNECTIONS("streams", "streams_per_queue", "message", "port"),
+  NEW_CONNECTIONS("streams", "streams_per_queue", "message", "port", "clients", "no_delay", "sar"),
   /** connection-holding client/server on ports 2000..64000 step 2000 (100 each), max of ss -s estab (seed 000). */
   CONCURRENT_CONNECTIONS("target", "tool", "clients", "port", "port_step", "listeners", "c1000k_dir",
       "ports_per_listener"),
   /** ≥ 300 × netperf TCP_RR -r 1,1 from the clients, Trans. Rate summed (seed 002). */
-  TCP_RR("streams", "clients", "request", "response", "port"),
-  /** N clients → 1 server netperf UDP_STREAM -m 1 (pps) or -m 1400 (bps), msgs ok ÷ elapsed summed (seed 003). */
-  UDP_STREAM("clients", "server", "message", "port", "reverse");
+  TCP_RR("streams", "clients", "request", "response", "port", "no_delay", "sar"),
+  /**
+   * N clients → 1 server netperf UDP_STREAM -m 1 (pps) or -m 1400 (bps): msgs ok ÷ elapsed summed (seed 003), or,
+   * with sar on the SUT, sar's rx_pps there with the sums beside it (seed 002).
+   */
+  UDP_STREAM("clients", "server", "message", "port", "reverse", "streams", "server_ports", "no_delay", "sar");
 
   /** Keys every test accepts. */
   public static final List<String> COMMON_KEYS = Common.KEYS;

@@ -8,9 +8,11 @@ import java.util.List;
 
 /**
  * Seed 000 RX/TX bandwidth: one {@code netserver -p P} per stream on the receiver and
- * {@code netperf -H receiver -t TCP_STREAM -l D -p P -- -m 1440} per stream on the sender. In RX the
- * SUT receives; in TX the SUT sends and the netservers run on the peer. Result: sar rx/txkB/s on the
- * SUT, as bit/s (kB = 1024 bytes), mean over the measuring phase.
+ * {@code netperf -H receiver -t TCP_STREAM -l D -p P -- -m 1440} per stream on the sender; seeds 001/004 send
+ * {@code -- -D} with netperf's own send size ({@code message: tool_default, no_delay: true}). In RX the SUT
+ * receives from the clients; in TX the SUT sends and the netservers run on the clients. Streams are dealt
+ * round-robin over the clients. Result: sar rx/txkB/s on the SUT, as bit/s (kB = 1024 bytes), mean over the
+ * measuring phase.
  */
 final class BandwidthProcedure implements Procedure {
 
@@ -18,20 +20,19 @@ final class BandwidthProcedure implements Procedure {
   public TestProcedure build(ProcedureContext c) {
     TestSpec t = c.test();
     boolean rx = t.type() == TestType.RX_BANDWIDTH;
-    String receiver = rx ? t.sut() : t.peer();
-    String sender = rx ? t.peer() : t.sut();
     int streams = c.streams();
     List<HostCommand> servers = new ArrayList<>();
     List<HostCommand> clients = new ArrayList<>();
     for (int i = 0; i < streams; i++) {
       int port = c.port(i);
+      String receiver = rx ? t.sut() : c.other(i);
+      String sender = rx ? c.other(i) : t.sut();
       servers.add(HostCommand.server(receiver, "netserver", i, ToolCommands.netserver(port)));
       clients.add(HostCommand.client(sender, "netperf", i, ToolCommands.netperf(c.address(receiver), "TCP_STREAM",
-          c.sampledSeconds(), port, "-m", t.messageBytes())));
+          c.sampledSeconds(), port, c.netperfOptions(c.sendSize()))));
     }
     String metric = rx ? "rx_bps" : "tx_bps";
-    return new TestProcedure(t, streams, c.sampledSeconds(),
-        List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), servers, clients,
+    return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), servers, clients,
         List.of(new ResultRule(metric, Units.BITS_PER_S, "sar-dev", metric, t.sut(), c.sut().iface(), Combine.MEAN_OF_SAMPLES)),
         null);
   }

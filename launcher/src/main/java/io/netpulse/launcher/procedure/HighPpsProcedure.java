@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * Seeds 001/004 above 6 Mpps: each sender runs {@code streams} ×
  * {@code sockperf tp -i SUT --pps max -m 14 -t D --port 6666+i}; optional IRQ affinity on the SUT.
- * No receiver process, as in the seeds: the SUT's kernel takes the datagrams. Result: sar rxpck/s on the SUT.
+ * No receiver process, as in the seeds: the SUT's kernel takes the datagrams. Result: sar rxpck/s on the SUT; with
+ * {@code sar: all} the senders run sar too, as the seeds' 6-20 Mpps tiers do.
  */
 final class HighPpsProcedure implements Procedure {
 
@@ -26,7 +27,7 @@ final class HighPpsProcedure implements Procedure {
       }
     }
     return new TestProcedure(t, streams, c.sampledSeconds(),
-        List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), List.of(), clients,
+        c.sarSamplers(), List.of(), clients,
         List.of(new ResultRule("rx_pps", Units.PACKETS_PER_S, "sar-dev", "rx_pps", t.sut(), c.sut().iface(),
             Combine.MEAN_OF_SAMPLES)),
         t.irqAffinity());

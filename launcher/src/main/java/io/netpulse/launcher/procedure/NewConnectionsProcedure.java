@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Seed 000 new connections: {@code netserver -p P} for P in 9001.. on the SUT and
- * {@code netperf -H SUT -t TCP_CRR -l D -p P -- -r 64} per port on the peer; the per-instance
- * Trans. Rate figures are summed.
+ * {@code netperf -H SUT -t TCP_CRR -l D -p P -- -r 64} per port, dealt round-robin over the clients; the
+ * per-instance Trans. Rate figures are summed.
  */
 final class NewConnectionsProcedure implements Procedure {
 
@@ -21,11 +21,12 @@ final class NewConnectionsProcedure implements Procedure {
     for (int i = 0; i < streams; i++) {
       int port = c.port(i);
       servers.add(HostCommand.server(t.sut(), "netserver", i, ToolCommands.netserver(port)));
-      clients.add(HostCommand.client(t.peer(), "netperf", i, ToolCommands.netperf(c.address(t.sut()), "TCP_CRR",
-          c.sampledSeconds(), port, "-r", t.messageBytes())));
+      clients.add(HostCommand.client(c.other(i), "netperf", i, ToolCommands.netperf(c.address(t.sut()), "TCP_CRR",
+          c.sampledSeconds(), port, c.netperfOptions("-r", t.messageBytes()))));
     }
-    return new TestProcedure(t, streams, c.sampledSeconds(), List.of(), servers, clients,
-        List.of(new ResultRule("connections_per_s", RunValueRules.CONNECTIONS_PER_S, "netperf", "trans_per_s", t.peer(), null,
+    String from = c.others().size() == 1 ? c.others().get(0) : null;
+    return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), servers, clients,
+        List.of(new ResultRule("connections_per_s", RunValueRules.CONNECTIONS_PER_S, "netperf", "trans_per_s", from, null,
             Combine.SUM_OVER_INSTANCES)),
         null);
   }

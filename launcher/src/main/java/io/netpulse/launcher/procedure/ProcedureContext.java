@@ -4,6 +4,9 @@ import io.netpulse.launcher.plan.Durations;
 import io.netpulse.launcher.plan.HostSpec;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.TestSpec;
+import io.netpulse.launcher.plan.TrafficOptions;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A test with its plan and the SUT's facts: what a {@link Procedure} needs. */
 public record ProcedureContext(Plan plan, TestSpec test, SutFacts sut) {
@@ -39,5 +42,55 @@ public record ProcedureContext(Plan plan, TestSpec test, SutFacts sut) {
           + " is past 65535; lower port or streams");
     }
     return (int) p;
+  }
+
+  /** The test's added options; none for a test built without them. */
+  public TrafficOptions options() {
+    return test.options() == null ? TrafficOptions.NONE : test.options();
+  }
+
+  /**
+   * The hosts at the other end from the SUT, over which instance {@code i} is dealt to {@code i mod n}: the test's
+   * {@code clients} ({@code [peer]} unless the plan names them).
+   */
+  public List<String> others() {
+    return test.clients() == null || test.clients().isEmpty() ? List.of(test.peer()) : test.clients();
+  }
+
+  /** The host instance {@code i} runs on or sends to, dealt round-robin over {@link #others()}. */
+  public String other(int i) {
+    List<String> o = others();
+    return o.get(i % o.size());
+  }
+
+  /**
+   * {@code sar -n DEV 1} on every host the plan's {@code sar} names, the SUT first: a sender's rows are on record under
+   * its own name and never stand in for the SUT's (the processor keeps to the run's SUT).
+   */
+  public List<HostCommand> sarSamplers() {
+    List<HostCommand> out = new ArrayList<>();
+    for (String host : options().sarHosts()) {
+      out.add(HostCommand.sampler(host, "sar-dev", ToolCommands.sarDev()));
+    }
+    return out;
+  }
+
+  /** Whether the SUT runs sar in this test. */
+  public boolean sarOnSut() {
+    return options().sarHosts().contains(test.sut());
+  }
+
+  /** netperf's test-specific options: {@code sizes} (e.g. {@code -m 1}, {@code -r 1,1}) then {@code -D} when asked. */
+  public Object[] netperfOptions(Object... sizes) {
+    List<Object> out = new ArrayList<>(List.of(sizes));
+    if (options().noDelay()) {
+      out.add("-D"); // after the sizes, as seed 001 writes "-- -m 1 -D"
+    }
+    return out.toArray();
+  }
+
+  /** {@code -m N}, or nothing where netperf chooses its send size ({@code message: tool_default}). */
+  public Object[] sendSize() {
+    return test.messageBytes() == null ? new Object[0] : new Object[] {"-m", test.messageBytes()};
   }
 }

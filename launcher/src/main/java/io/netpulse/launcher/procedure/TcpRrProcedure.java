@@ -16,16 +16,14 @@ final class TcpRrProcedure implements Procedure {
   public TestProcedure build(ProcedureContext c) {
     TestSpec t = c.test();
     int streams = c.streams();
-    List<String> clientHosts = t.clients();
     HostCommand server = HostCommand.server(t.sut(), "netserver", 0, ToolCommands.netserver(t.port()));
     List<HostCommand> clients = new ArrayList<>();
     for (int i = 0; i < streams; i++) {
-      clients.add(HostCommand.client(clientHosts.get(i % clientHosts.size()), "netperf", i,
+      clients.add(HostCommand.client(c.other(i), "netperf", i,
           ToolCommands.netperf(c.address(t.sut()), "TCP_RR", c.sampledSeconds(), t.port(),
-              "-r", t.requestBytes() + "," + t.responseBytes())));
+              c.netperfOptions("-r", t.requestBytes() + "," + t.responseBytes()))));
     }
-    return new TestProcedure(t, streams, c.sampledSeconds(),
-        List.of(HostCommand.sampler(t.sut(), "sar-dev", ToolCommands.sarDev())), List.of(server), clients,
+    return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), List.of(server), clients,
         List.of(new ResultRule("trans_per_s", Units.TRANSACTIONS_PER_S, "netperf", "trans_per_s", null, null,
                 Combine.SUM_OVER_INSTANCES),
             new ResultRule("rx_pps", Units.PACKETS_PER_S, "sar-dev", "rx_pps", t.sut(), c.sut().iface(),

@@ -3,40 +3,64 @@ package io.netpulse.launcher.procedure;
 import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Seed 003 link test, N clients → 1 server: the server runs {@code netserver -p P+i} for client i,
- * client i runs {@code netperf -H server -p P+i -t UDP_STREAM -l D -- -m 1} (pps) or {@code -m 1400}
- * (bps). {@code reverse}: each client runs {@code netserver -p P} and the server sends to each of them.
- * Result: messages okay ÷ elapsed of each instance, summed.
+ * N clients → 1 server, netperf UDP_STREAM, one instance per client unless {@code streams} says more (dealt
+ * round-robin), in two shapes:
+ *
+ * <ul>
+ *   <li>seed 002, the SUT runs sar ({@code sar: sut} or {@code all}; the seed's {@code sar -n DEV 2}, sampled here
+ *       each second): {@code netserver} on the SUT, {@code netperf -H SUT -l D -t UDP_STREAM -- -m 1} from each sender ({@code server_ports: shared}:
+ *       one netserver on netserver's port). The value is sar's rx_pps on the SUT, mean over the measuring phase: what
+ *       the SUT received, which the senders' figures are not bounded by; their sums stay beside it as a cross-check.
+ *   <li>seed 003, no sar on the SUT: {@code netserver -p P+i} on the server for instance i, whose client runs
+ *       {@code netperf -H server -p P+i -t UDP_STREAM -l D -- -m 1} (pps) or {@code -m 1400} (bps). The value is
+ *       messages okay ÷ elapsed of each instance, summed, as that seed defines it.
+ * </ul>
+ *
+ * {@code reverse}: each client runs {@code netserver -p P} and the server sends to each of them (seed 003's IDC as
+ * client); its value is the sums whatever runs sar, since the SUT sends.
  */
 final class UdpStreamProcedure implements Procedure {
 
   @Override
   public TestProcedure build(ProcedureContext c) {
     TestSpec t = c.test();
+    String server = t.server() == null ? t.sut() : t.server();
+    int instances = t.streams() == null ? c.others().size() : c.streams();
+    boolean shared = c.options().sharedServerPort();
     List<HostCommand> servers = new ArrayList<>();
     List<HostCommand> clients = new ArrayList<>();
-    int i = 0;
-    for (String client : t.clients()) {
+    Set<String> serving = new LinkedHashSet<>();
+    for (int i = 0; i < instances; i++) {
+      String client = c.other(i);
       if (t.reverse()) {
-        servers.add(HostCommand.server(client, "netserver", i, ToolCommands.netserver(t.port())));
-        clients.add(HostCommand.client(t.server(), "netperf", i, ToolCommands.netperf(c.address(client),
-            "UDP_STREAM", c.sampledSeconds(), t.port(), "-m", t.messageBytes())));
+        if (serving.add(client)) {
+          servers.add(HostCommand.server(client, "netserver", servers.size(), ToolCommands.netserver(t.port())));
+        }
+        clients.add(HostCommand.client(server, "netperf", i, ToolCommands.netperf(c.address(client),
+            "UDP_STREAM", c.sampledSeconds(), t.port(), c.netperfOptions("-m", t.messageBytes()))));
       } else {
-        int port = c.port(i);
-        servers.add(HostCommand.server(t.server(), "netserver", i, ToolCommands.netserver(port)));
-        clients.add(HostCommand.client(client, "netperf", i, ToolCommands.netperf(c.address(t.server()),
-            "UDP_STREAM", c.sampledSeconds(), port, "-m", t.messageBytes())));
+        int port = shared ? t.port() : c.port(i);
+        if (!shared || i == 0) {
+          servers.add(HostCommand.server(server, "netserver", servers.size(), ToolCommands.netserver(port)));
+        }
+        clients.add(HostCommand.client(client, "netperf", i, ToolCommands.netperf(c.address(server),
+            "UDP_STREAM", c.sampledSeconds(), port, c.netperfOptions("-m", t.messageBytes()))));
       }
-      i++;
     }
-    return new TestProcedure(t, t.clients().size(), c.sampledSeconds(), List.of(), servers, clients,
-        // the seed's figure is the send line's; the receive line shows what crossed the link
-        List.of(summed("send_pps", Units.PACKETS_PER_S), summed("recv_pps", Units.PACKETS_PER_S),
-            summed("send_bps", Units.BITS_PER_S), summed("recv_bps", Units.BITS_PER_S)),
-        null);
+    List<ResultRule> results = new ArrayList<>();
+    if (!t.reverse() && server.equals(t.sut()) && c.sarOnSut()) {
+      results.add(new ResultRule("rx_pps", Units.PACKETS_PER_S, "sar-dev", "rx_pps", t.sut(), c.sut().iface(),
+          Combine.MEAN_OF_SAMPLES));
+    }
+    // seed 003's figure is the send line's; the receive line shows what crossed the link
+    results.addAll(List.of(summed("send_pps", Units.PACKETS_PER_S), summed("recv_pps", Units.PACKETS_PER_S),
+        summed("send_bps", Units.BITS_PER_S), summed("recv_bps", Units.BITS_PER_S)));
+    return new TestProcedure(t, instances, c.sampledSeconds(), c.sarSamplers(), servers, clients, results, null);
   }
 
   private static ResultRule summed(String metric, String unit) {

@@ -79,6 +79,10 @@ final class HtmlReport {
             + ReportText.html(ResultTable.climbNote(r.climb())) + "</p>");
       }
     }
+    String seeds = io.netpulse.launcher.run.SeedFigures.explain(s.metric());
+    if (seeds != null) {
+      out.println("<p class=\"meta\">" + ReportText.html(seeds) + "</p>");
+    }
     out.println("<div class=\"charts\">");
     if (!s.series().isEmpty()) {
       out.println("<figure><div class=\"chart\" id=\"series-" + index + "\"></div><figcaption>1-s "

@@ -40,6 +40,11 @@ final class MarkdownReport {
           ReportText.number(s.result().ci95()), Integer.toString(s.result().n())));
       row(out, cells);
     }
+    report.sections().stream().map(s -> io.netpulse.launcher.run.SeedFigures.explain(s.metric()))
+        .filter(java.util.Objects::nonNull).distinct().forEach(note -> {
+          out.println();
+          out.println(ReportText.markdown(note));
+        });
     out.println();
     out.println("## Repetitions");
     out.println();

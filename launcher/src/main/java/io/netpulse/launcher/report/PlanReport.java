@@ -23,6 +23,20 @@ public record PlanReport(String plan, String resultsTopic, long readAtMs, List<M
     return sections.stream().map(s -> s.result().execution()).filter(Objects::nonNull).distinct().sorted().toList();
   }
 
+  /**
+   * The same report with, under each bit rate read from sar, the figure as the seeds compute it (kB taken as 1000 B,
+   * {@code METRIC_as_seeds}), for comparing with vendors' published figures.
+   */
+  public PlanReport withSeedFigures() {
+    List<MetricSection> out = new java.util.ArrayList<>();
+    for (MetricSection s : sections) {
+      out.add(s);
+      io.netpulse.launcher.run.SeedFigures.of(s.type(), s.result()).ifPresent(seeds ->
+          out.add(new MetricSection(seeds, s.type(), null, null, s.repetitions(), List.of())));
+    }
+    return new PlanReport(plan, resultsTopic, readAtMs, out);
+  }
+
   /** Repetition numbers over all results, for the columns of the tables. */
   public List<Integer> repetitionNumbers() {
     TreeSet<Integer> all = new TreeSet<>();

@@ -16,7 +16,16 @@ public record ExecutionReport(String plan, String execution, long wallMillis, Ma
     ResultTable.print(this, out);
   }
 
+  /** @param seedFigures also each figure as the seeds compute it, where that differs ({@link SeedFigures}) */
+  public void printTable(java.io.PrintWriter out, boolean seedFigures) {
+    ResultTable.print(this, out, seedFigures);
+  }
+
   public List<Map<String, Object>> json() {
     return ResultTable.json(this);
+  }
+
+  public List<Map<String, Object>> json(boolean seedFigures) {
+    return ResultTable.json(this, seedFigures);
   }
 }

@@ -23,6 +23,11 @@ public final class ResultTable {
   private ResultTable() {}
 
   static void print(ExecutionReport report, PrintWriter out) {
+    print(report, out, false);
+  }
+
+  /** @param seedFigures also each figure as the seeds compute it ({@link SeedFigures}), on a row under the exact one */
+  static void print(ExecutionReport report, PrintWriter out, boolean seedFigures) {
     out.printf("%nplan %s, execution %s, %d s%n", report.plan(), report.execution(), report.wallMillis() / 1000);
     report.hosts().forEach((name, f) -> out.printf("  %-10s kernel %s, %s (%d queues)%s%n", name, f.kernel(), f.iface(),
         f.queues(), f.toolVersions().isEmpty() ? "" : ", " + versions(f)));
@@ -31,9 +36,16 @@ public final class ResultTable {
     List<String> notes = new ArrayList<>();
     for (TestReport t : report.tests()) {
       for (ResultEvent r : t.results()) {
-        List<String> runs = r.values().values().stream().map(ResultTable::number).toList();
-        rows.add(new String[] {t.test().name(), r.metric(), String.join(" ", runs), number(r.mean()),
-            r.ci95() == null ? "-" : number(r.ci95()), r.unit()});
+        rows.add(row(t, r));
+        java.util.Optional<ResultEvent> seeds = seedFigures ? SeedFigures.of(t.test().type().yamlName(), r)
+            : java.util.Optional.empty();
+        if (seeds.isPresent()) {
+          rows.add(row(t, seeds.get()));
+          String note = SeedFigures.explain(seeds.get().metric());
+          if (!notes.contains(note)) {
+            notes.add(note);
+          }
+        }
       }
       if (t.failure() != null) {
         rows.add(new String[] {t.test().name(), "-", "not run", "-", "-", "-"});
@@ -79,7 +91,18 @@ public final class ResultTable {
     out.flush();
   }
 
+  private static String[] row(TestReport t, ResultEvent r) {
+    List<String> runs = r.values().values().stream().map(ResultTable::number).toList();
+    return new String[] {t.test().name(), r.metric(), String.join(" ", runs), number(r.mean()),
+        r.ci95() == null ? "-" : number(r.ci95()), r.unit()};
+  }
+
   static List<Map<String, Object>> json(ExecutionReport report) {
+    return json(report, false);
+  }
+
+  /** @param seedFigures add {@code as_seeds} ({@link SeedFigures#json}) to the results the seeds compute otherwise */
+  static List<Map<String, Object>> json(ExecutionReport report, boolean seedFigures) {
     List<Map<String, Object>> out = new ArrayList<>();
     for (TestReport t : report.tests()) {
       for (ResultEvent r : t.results()) {
@@ -98,6 +121,9 @@ public final class ResultTable {
         m.put("tools", toolsOf(report, t));
         m.put("failed_repetitions", failures(t));
         m.put("repetitions", repetitions(t));
+        if (seedFigures) {
+          SeedFigures.of(t.test().type().yamlName(), r).ifPresent(seeds -> m.put("as_seeds", SeedFigures.json(seeds)));
+        }
         out.add(m);
       }
       if (t.failure() != null || !t.missing().isEmpty() || t.results().isEmpty()) {

@@ -81,7 +81,8 @@ class RunCommandTest {
             + "(letters, digits, '-' and '.' only), expected an IP literal or a host name",
         plan + ":6:36: test 1 (rx_bandwidth) streams is text ('lots'), expected auto or a whole number from 1 to 65535",
         plan + ":6:42: unknown key 'durration' in test 1 (rx_bandwidth), did you mean 'duration'? expected one of: "
-            + "type, name, duration, warmup, repetitions, sut, peer, streams, streams_per_queue, message, port",
+            + "type, name, duration, warmup, repetitions, sut, peer, streams, streams_per_queue, message, port, clients, "
+            + "no_delay, sar",
         "netpulse run: 3 error(s) in " + plan + "; nothing was started");
     assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
   }

@@ -94,7 +94,7 @@ class PlanLoaderTest {
         """);
     assertThat(errors).containsExactly("plan.yaml:7:5: unknown key 'stream' in test 1 (rx_bandwidth), "
         + "did you mean 'streams'? expected one of: type, name, duration, warmup, repetitions, sut, peer, "
-        + "streams, streams_per_queue, message, port");
+        + "streams, streams_per_queue, message, port, clients, no_delay, sar");
   }
 
   @Test

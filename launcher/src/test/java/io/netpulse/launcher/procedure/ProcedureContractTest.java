@@ -32,6 +32,8 @@ class ProcedureContractTest {
         - { type: concurrent_connections }
         - { type: tcp_rr, clients: [peer, aux1] }
         - { type: udp_stream, clients: [peer, aux1] }
+        - { type: udp_stream, name: udp-sar-on-sut, clients: [peer, aux1], sar: sut, server_ports: shared }
+        - { type: udp_stream, name: udp-reverse-sar-on-sut, clients: [peer, aux1], sar: all, reverse: true }
       """;
 
   /** What both sides must agree on, in the processor's terms. */
@@ -41,8 +43,9 @@ class ProcedureContractTest {
     return p.results().stream().map(r -> new Term(r.metric(), r.sampleMetric(), r.unit(), r.combine().how())).toList();
   }
 
-  private static List<Term> processorTerms(TestType type) {
-    return RunValueRules.forTest(type.yamlName()).stream()
+  /** The processor's rules for a run of the procedure's type that names the interface the procedure names. */
+  private static List<Term> processorTerms(TestProcedure p) {
+    return RunValueRules.forRun(p.test().type().yamlName(), p.sutIface()).stream()
         .map(r -> new Term(r.metric(), r.sourceMetric(), r.unit(), r.how())).toList();
   }
 
@@ -52,11 +55,30 @@ class ProcedureContractTest {
     Set<TestType> seen = EnumSet.noneOf(TestType.class);
     for (TestSpec t : plan.tests()) {
       TestProcedure p = Procedures.build(plan, t, ProceduresTest.FOUR_QUEUES);
-      assertThat(processorTerms(t.type())).as("processor rules for " + t.type().yamlName()).isNotEmpty();
-      assertThat(launcherTerms(p)).as(t.label()).containsExactlyElementsOf(processorTerms(t.type()));
+      assertThat(processorTerms(p)).as("processor rules for " + t.type().yamlName()).isNotEmpty();
+      assertThat(launcherTerms(p)).as(t.label()).containsExactlyElementsOf(processorTerms(p));
       seen.add(t.type());
     }
     assertThat(seen).as("every test type is checked").containsExactlyInAnyOrder(TestType.values());
+  }
+
+  /**
+   * udp_stream's two shapes: with sar on the SUT (seed 002) the run names the SUT's interface and the headline is
+   * sar's rx_pps there; without (seed 003, or the SUT sending in reverse) it names none and the sums are the value.
+   */
+  @Test
+  void udpStreamsShapeIsTheSutsSarAndTheRunSaysSoByNamingTheInterface() throws Exception {
+    Plan plan = ProceduresTest.plan(EVERY_TYPE);
+    List<TestProcedure> udp = plan.tests().stream().filter(t -> t.type() == TestType.UDP_STREAM)
+        .map(t -> Procedures.build(plan, t, ProceduresTest.FOUR_QUEUES)).toList();
+    assertThat(udp).extracting(TestProcedure::sutIface).containsExactly(null, "eth0", null);
+    assertThat(udp.get(1).results().get(0)).isEqualTo(
+        new ResultRule("rx_pps", "packets/s", "sar-dev", "rx_pps", "sut", "eth0", Combine.MEAN_OF_SAMPLES));
+    assertThat(udp.get(0).results().get(0).metric()).isEqualTo("send_pps");
+    assertThat(udp.get(2).results().get(0).metric()).isEqualTo("send_pps");
+    // the rule the processor keeps for runs naming the interface is the one the launcher adds
+    assertThat(RunValueRules.forTest("udp_stream")).filteredOn(RunValueRules.Rule::whenSutSar)
+        .extracting(RunValueRules.Rule::metric).containsExactly("rx_pps");
   }
 
   @Test

@@ -93,7 +93,7 @@ class ProceduresTest {
     TestProcedure rx = only("{ type: rx_pps, streams: 2, duration: 25s }");
     assertThat(rendered(rx.servers())).containsExactly("sut: iperf3 -s -p 5001", "sut: iperf3 -s -p 5002");
     assertThat(rendered(rx.clients())).containsExactly(
-        "peer: iperf3 -c 198.18.0.2 -u -b 0 -l 64 -t 30 -p 5001", "peer: iperf3 -c 198.18.0.2 -u -b 0 -l 64 -t 30 -p 5002");
+        "peer: iperf3 -c 198.18.0.2 -b 0M -u -t 30 -l 64 -p 5001", "peer: iperf3 -c 198.18.0.2 -b 0M -u -t 30 -l 64 -p 5002");
     assertThat(rx.results().get(0)).isEqualTo(
         new ResultRule("rx_pps", "packets/s", "sar-dev", "rx_pps", "sut", "eth0", Combine.MEAN_OF_SAMPLES));
     // seed 001: netserver -p $[16000+j]  /  netperf -H ${server_ip} -l 300 -t UDP_STREAM -p $port -- -m 1
@@ -250,7 +250,7 @@ class ProceduresTest {
     assertThat(rendered(p.servers())).containsExactly("sut: iperf -s -p 5001");
     assertThat(p.results()).containsExactly(
         new ResultRule("rx_bps", "bit/s", "sar-dev", "rx_bps", "sut", "eth0", Combine.MEAN_OF_SAMPLES),
-        new ResultRule("sender_bps", "bit/s", "iperf", "sender_bps", "peer", null, Combine.PRINTED));
+        new ResultRule("sender_bps", "bit/s", "iperf", "sender_bps", null, null, Combine.SUM_OVER_INSTANCES));
   }
 
   @Test
@@ -266,7 +266,7 @@ class ProceduresTest {
     for (var t : io.netpulse.launcher.plan.TestType.values()) {
       assertThat(Procedures.forTest(new io.netpulse.launcher.plan.TestSpec(1, t, "x", null, null, 1, "sut", "peer",
           null, null, null, null, null, null, null, null, null, null, null, null, null, null, false, null, null,
-          null)))
+          null, null)))
           .isNotNull();
     }
     for (var t : plan.tests()) {

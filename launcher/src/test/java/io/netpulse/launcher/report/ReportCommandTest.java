@@ -87,6 +87,23 @@ class ReportCommandTest {
   }
 
   @Test
+  void seedFiguresAreARowUnderEachSarBitRateWithWhatTheyAre() {
+    CliRun r = report(ReportFixture.PLAN, "--format", "md", "--seed-figures");
+    assertThat(r.exit()).as(r.err()).isZero();
+    String exact = "| rx &lt;b&gt;\"bw\"&lt;/b&gt;, &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; | rx_bps |";
+    String seeds = "| rx &lt;b&gt;\"bw\"&lt;/b&gt;, &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; "
+        + "| rx_bps_as_seeds | bit/s | 339783746.7 | 349800373.3 | 297012400 | 328865506.6 | 28033411.5 | 69646667.6 | 3 |";
+    assertThat(r.out()).contains(seeds);
+    assertThat(r.out().indexOf(seeds)).isGreaterThan(r.out().indexOf(exact));
+    assertThat(r.out()).contains("rx_bps_as_seeds: rx_bps as seeds 000, 001 and 004 compute it");
+    // sar's packet rate and the tools' own figures are the seeds' already
+    assertThat(r.out()).doesNotContain("rx_pps_as_seeds", "trans_per_s_as_seeds", "lat_us_as_seeds");
+    assertThat(report(ReportFixture.PLAN, "--format", "md").out()).doesNotContain("as_seeds");
+    CliRun csv = report(ReportFixture.PLAN, "--format", "csv", "--seed-figures");
+    assertThat(csv.out()).contains(",rx_bandwidth,rx_bps_as_seeds,bit/s,339783746.6796875,");
+  }
+
+  @Test
   void csvHasOneQuotedRowPerTestAndMetric() {
     CliRun r = report(ReportFixture.PLAN, "--format", "csv");
     assertThat(r.exit()).as(r.err()).isZero();

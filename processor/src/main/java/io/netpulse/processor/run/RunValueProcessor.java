@@ -106,7 +106,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     }
     runs.put(run, state);
     if (closes) {
-      emit(run, rep, RunValueRules.forTest(rep.rulesKey()));
+      emit(run, rep, RunValueRules.forRun(rep.rulesKey(), rep.iface));
     }
   }
 
@@ -124,10 +124,10 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
         continue;
       }
       if (!interim && rep.inWindow(s.ts())) { // a late sample: correct the value
-        emit(run, rep, RunValueRules.forTest(rep.rulesKey()).stream()
+        emit(run, rep, RunValueRules.forRun(rep.rulesKey(), rep.iface).stream()
             .filter(r -> r.fromSamples() && r.sourceMetric().equals(s.metric())).toList());
       } else if (interim && s.ts() >= rep.start && s.ts() < rep.end + INTERIM_MARGIN_MS) {
-        emit(run, rep, RunValueRules.forTest(rep.rulesKey()).stream()
+        emit(run, rep, RunValueRules.forRun(rep.rulesKey(), rep.iface).stream()
             .filter(r -> s.metric().equals(RunValueRules.interimOf(r))).toList());
       }
     }
@@ -143,7 +143,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     rep.figures.computeIfAbsent(f.sample().metric(), k -> new java.util.HashMap<>()).put(instance, f.sample().value());
     runs.put(run, state);
     if (rep.counts()) {
-      emit(run, rep, RunValueRules.forTest(rep.rulesKey()).stream()
+      emit(run, rep, RunValueRules.forRun(rep.rulesKey(), rep.iface).stream()
           .filter(r -> !r.fromSamples() && r.sourceMetric().equals(f.sample().metric())).toList());
     }
   }

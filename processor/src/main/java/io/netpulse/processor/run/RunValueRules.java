@@ -31,8 +31,14 @@ public final class RunValueRules {
    * @param sourceMetric sample metric it is made of
    * @param how          how
    * @param unit         unit of the value
+   * @param whenSutSar   made only for runs that name the SUT's interface, i.e. whose SUT ran sar for this value
+   *                     (udp_stream in seed 002's shape); a type's other runs do without it
    */
-  public record Rule(String metric, String sourceMetric, How how, String unit) {
+  public record Rule(String metric, String sourceMetric, How how, String unit, boolean whenSutSar) {
+
+    public Rule(String metric, String sourceMetric, How how, String unit) {
+      this(metric, sourceMetric, how, unit, false);
+    }
 
     /** Values made from per-second samplers judged by time, rather than from tool figures. */
     public boolean fromSamples() {
@@ -68,9 +74,10 @@ public final class RunValueRules {
       Map.entry("sockperf_latency", SOCKPERF),
       Map.entry("rx_bandwidth", RX_BPS),
       Map.entry("tx_bandwidth", List.of(rule("tx_bps", "tx_bps", How.MEAN_ON_SUT, Units.BITS_PER_S))),
-      // seed 002 reads sar on the SUT; iperf's own [SUM] total (sender_bps on the client) is the cross-check
+      // seed 002 reads sar on the SUT; iperf's own [SUM] totals (sender_bps), added up over the client hosts, are
+      // the cross-check
       Map.entry("iperf_bandwidth", List.of(RX_BPS.get(0),
-          rule("sender_bps", "sender_bps", How.AS_PRINTED, Units.BITS_PER_S))),
+          rule("sender_bps", "sender_bps", How.SUM_OVER_INSTANCES, Units.BITS_PER_S))),
       Map.entry("rx_pps", RX_PPS),
       Map.entry("tx_pps", List.of(rule("tx_pps", "tx_pps", How.MEAN_ON_SUT, Units.PACKETS_PER_S))),
       Map.entry("high_pps", RX_PPS),
@@ -80,8 +87,10 @@ public final class RunValueRules {
       Map.entry("tcp_rr", List.of(
           rule("trans_per_s", "trans_per_s", How.SUM_OVER_INSTANCES, Units.TRANSACTIONS_PER_S),
           RX_PPS.get(0))),
-      // seed 003: its figure is the send line's; the receive line shows what crossed the link
+      // seed 002 (the SUT runs sar): sar's rx_pps on the SUT, the senders' sums beside it as a cross-check;
+      // seed 003 (no sar on the SUT): its figure is the send line's, the receive line shows what crossed the link
       Map.entry("udp_stream", List.of(
+          new Rule("rx_pps", "rx_pps", How.MEAN_ON_SUT, Units.PACKETS_PER_S, true),
           rule("send_pps", "send_pps", How.SUM_OVER_INSTANCES, Units.PACKETS_PER_S),
           rule("recv_pps", "recv_pps", How.SUM_OVER_INSTANCES, Units.PACKETS_PER_S),
           rule("send_bps", "send_bps", How.SUM_OVER_INSTANCES, Units.BITS_PER_S),
@@ -106,6 +115,14 @@ public final class RunValueRules {
    */
   public static List<Rule> forTest(String test) {
     return test == null ? List.of() : BY_TEST.getOrDefault(normalise(test), List.of());
+  }
+
+  /**
+   * The rules that make a repetition's values: the type's rules, less those made only when the SUT ran sar for the
+   * value ({@link Rule#whenSutSar}) if the run names no SUT interface ({@code iface} null).
+   */
+  public static List<Rule> forRun(String test, String iface) {
+    return forTest(test).stream().filter(r -> iface != null || !r.whenSutSar()).toList();
   }
 
   /**

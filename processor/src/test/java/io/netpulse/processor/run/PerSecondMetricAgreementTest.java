@@ -19,4 +19,17 @@ class PerSecondMetricAgreementTest {
     PerSecondMetric.all().forEach((type, metric) -> assertThat(RunValueRules.forTest(type))
         .as(type).anyMatch(r -> r.fromSamples() && r.sourceMetric().equals(metric)));
   }
+
+  /** A type whose first value needs sar on the SUT has its per-second metric only for runs that name the interface. */
+  @Test
+  void aMetricMadeOnlyWhenTheSutRunsSarIsChartedOnlyThen() {
+    for (String type : RunValueRules.tests()) {
+      RunValueRules.Rule main = RunValueRules.forTest(type).get(0);
+      assertThat(PerSecondMetric.of(type, "eth0")).as(type).isEqualTo(PerSecondMetric.of(type));
+      assertThat(PerSecondMetric.of(type, null).isPresent()).as(type)
+          .isEqualTo(PerSecondMetric.of(type).isPresent() && !main.whenSutSar());
+    }
+    assertThat(PerSecondMetric.of("udp_stream", "eth0")).contains("rx_pps");
+    assertThat(PerSecondMetric.of("udp_stream", null)).isEmpty();
+  }
 }

@@ -325,6 +325,46 @@ class RunTopologyTest {
     assertThat(byKey).containsExactly(Map.entry("plan-a/small/rx_pps", 100.0), Map.entry("plan-a/large/rx_pps", 700.0));
   }
 
+  /**
+   * udp_stream in seed 002's shape: the run names the SUT's interface (the SUT runs sar), so its headline is sar's
+   * rx_pps on the SUT, with the senders' sums beside it; a sender's own sar rows never stand in for the SUT's.
+   */
+  @Test
+  void udpStreamWithSarOnTheSutGivesTheSutsRxPpsAndTheSendersSums() {
+    typedPhase("run-13", "udp", "udp_stream", "sut", "eth0", Phase.MEASURING, T - 1_000);
+    for (int i = 0; i < 4; i++) {
+      long ts = T + i * 1_000L;
+      sample(Sample.of("rx_pps", 40_000 + i, "packets/s", "eth0", ts).withOrigin("sut", "run-13", "sar-dev"));
+      // the sender's sar: what it offers, on record under its own name, far above what the SUT receives
+      sample(Sample.of("rx_pps", 90_000, "packets/s", "eth0", ts).withOrigin("peer", "run-13", "sar-dev"));
+    }
+    tool("run-13", "udp", "netperf", "netperf/netperf-udp-stream.txt", "netperf -t UDP_STREAM -- -m 1");
+    typedPhase("run-13", "udp", "udp_stream", "sut", "eth0", Phase.DONE, T + 4_000);
+    Map<String, RunValue> out = latestByRepetitionAndMetric();
+    assertThat(out.keySet()).containsExactlyInAnyOrder("1/rx_pps", "1/send_pps", "1/recv_pps", "1/send_bps",
+        "1/recv_bps");
+    // rows T … T + 3 s lie wholly inside [T - 1 s, T + 4 s]: mean of 40000 … 40003
+    assertThat(out.get("1/rx_pps").value()).isEqualTo(40_001.5);
+    assertThat(out.get("1/rx_pps").host()).isEqualTo("sut");
+    assertThat(out.get("1/rx_pps").unit()).isEqualTo("packets/s");
+    // netperf-udp-stream.txt: 305852 messages okay in 2.00 s
+    assertThat(out.get("1/send_pps").value()).isCloseTo(152_926.0, within(1e-6));
+  }
+
+  /** udp_stream in seed 003's shape names no SUT interface: messages okay ÷ elapsed, and no rx_pps even with sar rows. */
+  @Test
+  void udpStreamWithoutSarOnTheSutGivesTheSendersSumsOnly() {
+    typedPhase("run-14", "udp", "udp_stream", "sut", null, Phase.MEASURING, T - 1_000);
+    for (int i = 0; i < 4; i++) {
+      sample(Sample.of("rx_pps", 90_000, "packets/s", "eth0", T + i * 1_000L).withOrigin("peer", "run-14", "sar-dev"));
+      sample(Sample.of("rx_pps", 40_000, "packets/s", "eth0", T + i * 1_000L).withOrigin("sut", "run-14", "sar-dev"));
+    }
+    tool("run-14", "udp", "netperf", "netperf/netperf-udp-stream.txt", "netperf -t UDP_STREAM -- -m 1");
+    typedPhase("run-14", "udp", "udp_stream", "sut", null, Phase.DONE, T + 4_000);
+    assertThat(latestByRepetitionAndMetric().keySet()).containsExactlyInAnyOrder("1/send_pps", "1/recv_pps",
+        "1/send_bps", "1/recv_bps");
+  }
+
   private void tool(String run, String test, String tool, String fixture, String command) {
     toolOutput.pipeInput(run, Json.bytes(new ToolOutputEvent(ToolOutputEvent.SCHEMA, run, test, 1, "client-" + tool,
         "client", tool, "0", command, 0, Recorded.output(fixture), "", T, T + 2_000)), T + 2_000);
