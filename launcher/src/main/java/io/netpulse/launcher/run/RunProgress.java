@@ -37,6 +37,8 @@ final class RunProgress implements AutoCloseable {
   private volatile String label;
   private volatile Watch watch;
   private volatile String rate = "";
+  /** start of the window {@link #rate} is from: an older window arriving late (a loaded processor) is not shown */
+  private volatile long rateWindowStart = Long.MIN_VALUE;
 
   /** The series whose 1-s rate is shown: the SUT's metric under test. */
   record Watch(String host, String iface, String metric) {}
@@ -51,6 +53,7 @@ final class RunProgress implements AutoCloseable {
     label = test.label() + " rep " + repetition + "/" + test.repetitions();
     phase = Phase.PREPARING;
     rate = "";
+    rateWindowStart = Long.MIN_VALUE;
     started = System.currentTimeMillis();
     bar = new ProgressBarBuilder()
         .setTaskName(label)
@@ -73,13 +76,23 @@ final class RunProgress implements AutoCloseable {
     tick();
   }
 
-  /** A rate from the processor; shown when it is the watched series' 1-s window. */
-  void onRate(RateEvent r) {
+  /**
+   * A rate from the processor; shown when it is the watched series' 1-s window and no older than the one shown
+   * (windows can arrive out of order: a late sample updates an earlier second, a restarted processor sends its open
+   * windows again).
+   */
+  synchronized void onRate(RateEvent r) {
     Watch w = watch;
     if (w != null && "1s".equals(r.window()) && w.metric().equals(r.metric()) && w.host().equals(r.host())
-        && (w.iface() == null || w.iface().equals(r.iface()))) {
+        && (w.iface() == null || w.iface().equals(r.iface())) && r.windowStart() >= rateWindowStart) {
+      rateWindowStart = r.windowStart();
       rate = Figures.format(r.mean(), r.unit());
     }
+  }
+
+  /** The rate shown now, as formatted ("" before the first). */
+  String shownRate() {
+    return rate;
   }
 
   private synchronized void tick() {
