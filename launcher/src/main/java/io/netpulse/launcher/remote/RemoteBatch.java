@@ -39,6 +39,8 @@ public final class RemoteBatch {
   private boolean ended;
   private int exitStatus = Integer.MIN_VALUE;
   private long releasedMillis;
+  private java.util.function.LongConsumer onStarted;
+  private boolean startedReported;
   private volatile boolean open = true;
 
   RemoteBatch(RemoteHost host, ChannelExec channel, OutputStream stdin, TailBuffer stderr,
@@ -160,9 +162,17 @@ public final class RemoteBatch {
         if (held) {
           p.released();
         }
+        java.util.function.LongConsumer report;
+        OptionalLong span;
         synchronized (this) {
           startUptime[instance] = parseOrNaN(rest);
           notifyAll();
+          span = startSpanMillis();
+          report = span.isPresent() && !startedReported ? onStarted : null;
+          startedReported |= report != null;
+        }
+        if (report != null) {
+          report.accept(span.getAsLong());
         }
       }
       case 'x' -> p.ended(BatchScript.exitStatus(Integer.parseInt(rest.strip())));
@@ -289,6 +299,23 @@ public final class RemoteBatch {
       max = Math.max(max, u);
     }
     return OptionalLong.of(Math.round((max - min) * 1000));
+  }
+
+  /**
+   * Calls {@code listener} with {@link #startSpanMillis} once every instance has started (now, if all have), from
+   * the batch's reader thread.
+   */
+  public void onStarted(java.util.function.LongConsumer listener) {
+    OptionalLong span;
+    synchronized (this) {
+      onStarted = listener;
+      span = startSpanMillis();
+      if (span.isEmpty() || startedReported) {
+        return;
+      }
+      startedReported = true;
+    }
+    listener.accept(span.getAsLong());
   }
 
   /** Waits up to {@code timeout} for every instance's start stamp; the span as {@link #startSpanMillis}. */
