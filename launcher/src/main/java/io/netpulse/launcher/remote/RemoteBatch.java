@@ -216,10 +216,11 @@ public final class RemoteBatch {
           }
           long left = lastProgress + stall.toNanos() - System.nanoTime();
           if (left <= 0) {
+            String err = stderr.tail(3);
             throw failure(String.format(Locale.ROOT, "%d of %s reported no PID: none came for %d ms after the last"
                     + " of %d (%.1f s into the start; waited as long as PIDs kept coming; %s); the host is too busy"
-                    + " or its shell stalled", processes.size() - pids, what, stall.toMillis(), pids,
-                (System.nanoTime() - started) / 1e9, host.load()));
+                    + " or its shell stalled%s", processes.size() - pids, what, stall.toMillis(), pids,
+                (System.nanoTime() - started) / 1e9, host.load(), err.isEmpty() ? "" : ": " + err));
           }
           wait(Math.max(1, left / 1_000_000));
         }

@@ -33,6 +33,13 @@ class StartAtScaleTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();
   private static final int STREAMS = 256;
+
+  static {
+    // how far apart each batch's instances passed the start barrier (host uptime stamps), for the output below;
+    // takes effect when this class is the first in its JVM to log
+    System.setProperty("org.slf4j.simpleLogger.log.io.netpulse.launcher.run.BatchStarts", "debug");
+  }
+
   private static final int REPETITIONS = 3;
 
   @TempDir Path dir;
@@ -51,6 +58,8 @@ class StartAtScaleTest {
           "{ type: new_connections, streams: " + STREAMS + ", port: 9001, duration: 5s }");
       RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers());
       System.out.println("SCALE load after: " + loadAverage());
+      r.stderr().lines().filter(l -> l.contains("released, started within") || l.contains("apart"))
+          .forEach(l -> System.out.println("SCALE barrier: " + l));
       assertThat(r.exit()).as(r.stderr()).isZero();
       JsonNode entry = Json.entry(r.stdout(), "new_connections", "connections_per_s");
       assertThat(entry.path("failed_repetitions").size()).as(entry.toString()).isZero();
