@@ -93,6 +93,7 @@ public final class RemoteHost implements AutoCloseable {
    */
   private synchronized Lane laneForProcess() throws RemoteFailure {
     for (Lane lane : lanes) {
+      lane.channels.removeIf(open -> !open.getAsBoolean()); // a long plan would pile up closed ones
       if (lane.load() < PROCESSES_PER_CONNECTION) {
         lane.starting++;
         return lane;

@@ -63,6 +63,8 @@ class NewConnectionsFidelityTest {
       Pattern.compile("Interim result:\\s+\\S+\\s+\\S+\\s+over\\s+([0-9.]+)\\s+seconds ending at\\s+([0-9.]+)");
 
   @TempDir Path dir;
+  /** (epoch ms, this JVM's CPU seconds) every 200 ms: what the pipeline used while clients ran. */
+  private final List<double[]> jvmCpu = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @Test
   void netpulseStaysWithinTheSpreadOfTheSeedsProcedureRunByHandInterleaved() throws Exception {
@@ -74,6 +76,18 @@ class NewConnectionsFidelityTest {
     }
     List<Double> byHand = new ArrayList<>();
     List<Double> netpulse = new ArrayList<>();
+    Thread cpuSampler = new Thread(() -> {
+      try {
+        while (true) {
+          jvmCpu.add(new double[] {System.currentTimeMillis(), Cpus.jvmCpuSeconds()});
+          Thread.sleep(200);
+        }
+      } catch (InterruptedException | java.io.IOException e) {
+        // the test is over
+      }
+    }, "jvm-cpu-sampler");
+    cpuSampler.setDaemon(true);
+    cpuSampler.start();
     Cpus.pinThisJvm(PIPELINE_CPUS);
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
       byHand.add(byHand("hand-1"));
@@ -82,6 +96,7 @@ class NewConnectionsFidelityTest {
         byHand.add(byHand("hand-" + (i + 1)));
       }
     } finally {
+      cpuSampler.interrupt();
       Cpus.pinThisJvm("0-" + (Cpus.count() - 1)); // the fork runs other test classes after this one
     }
     System.out.println("FIDELITY-CRR load after: " + loadAverage());
@@ -112,7 +127,8 @@ class NewConnectionsFidelityTest {
         "{ type: new_connections, streams: " + STREAMS + ", port: " + PORT + ", duration: " + SECONDS + "s }");
     double cpu = Cpus.jvmCpuSeconds();
     long wall = System.nanoTime();
-    RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers());
+    RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers(),
+        "--partitions=" + Integer.getInteger("fidelity.partitions", 3));
     System.out.printf(Locale.ROOT, "FIDELITY-CRR netpulse-%d: the pipeline (this JVM) used %.1f CPU-s in %.1f s%n", i,
         Cpus.jvmCpuSeconds() - cpu, (System.nanoTime() - wall) / 1e9);
     assertThat(r.exit()).as(r.stderr()).isZero();
@@ -134,9 +150,33 @@ class NewConnectionsFidelityTest {
     List<String> stdouts = outputs.stream().map(ToolOutput::stdout).toList();
     System.out.printf(Locale.ROOT, "FIDELITY-CRR netpulse-%d: %.1f connections/s; clients began within %s ms by"
             + " netperf's clock (%d ms apart as their start lines arrived here), ended within %d ms; sum of rates ÷"
-            + " (all connections ÷ first start to last end) = %s; ran: %s%n", i, value, interimStartSpanMillis(stdouts),
-        startSpan, endSpan, togetherRatio(stdouts, value), outputs.get(0).command());
+            + " (all connections ÷ first start to last end) = %s; %s; ran: %s%n", i, value,
+        interimStartSpanMillis(stdouts), startSpan, endSpan, togetherRatio(stdouts, value),
+        jvmCpuBetween(outputs.stream().mapToLong(ToolOutput::started).min().orElseThrow(),
+            outputs.stream().mapToLong(ToolOutput::ended).max().orElseThrow()), outputs.get(0).command());
     return value;
+  }
+
+  /** The share of a core this JVM (the pipeline) used between two epoch ms, from the sampler's readings. */
+  private String jvmCpuBetween(long from, long to) {
+    double[] a = null;
+    double[] b = null;
+    for (double[] s : jvmCpu) {
+      if (s[0] <= from) {
+        a = s;
+      }
+      if (b == null && s[0] >= to) {
+        b = s;
+      }
+    }
+    if (b == null && !jvmCpu.isEmpty()) {
+      b = jvmCpu.get(jvmCpu.size() - 1); // the clients have just ended
+    }
+    if (a == null || b == null || b[0] <= a[0]) {
+      return "pipeline CPU while clients ran: n/a";
+    }
+    return String.format(Locale.ROOT, "the pipeline used %.0f %% of a core while clients ran",
+        100 * (b[1] - a[1]) / ((b[0] - a[0]) / 1000));
   }
 
   /**
@@ -213,6 +253,7 @@ class NewConnectionsFidelityTest {
             "TCP_CRR", "-l", String.valueOf(SECONDS), "-p", String.valueOf(PORT + i), "--", "-r", "64")), log));
       }
       long span = System.currentTimeMillis() - first;
+      long began = System.currentTimeMillis();
       List<String> outputs = new ArrayList<>();
       for (int i = 0; i < STREAMS; i++) {
         boolean ended = clients.get(i).waitFor(SECONDS + 60L, TimeUnit.SECONDS);
@@ -222,8 +263,8 @@ class NewConnectionsFidelityTest {
         outputs.add(out);
       }
       double sum = ByHand.transRateSum(outputs);
-      System.out.printf(Locale.ROOT, "FIDELITY-CRR %s: %.1f connections/s; clients started within %d ms%n", label, sum,
-          span);
+      System.out.printf(Locale.ROOT, "FIDELITY-CRR %s: %.1f connections/s; clients started within %d ms; %s%n", label,
+          sum, span, jvmCpuBetween(began, System.currentTimeMillis()));
       return sum;
     } finally {
       clients.forEach(net::stop);
