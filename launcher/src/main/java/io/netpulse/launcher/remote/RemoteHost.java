@@ -19,18 +19,26 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One host of a plan over SSH (jsch): exec channels share a connection, up to {@link #PROCESSES_PER_CONNECTION}
- * long-running processes per connection, more connections are opened as needed. Every process started here is
- * remembered so that {@link #stopAll} (and {@link RemoteHosts#stopAll}) can stop it by PID.
+ * long-running channels per connection (a process of its own, or a {@link RemoteBatch} of many), more connections
+ * are opened as needed. Every process started here is remembered so that {@link #stopAll} (and
+ * {@link RemoteHosts#stopAll}) can stop it by PID. Waits grow with the host's load as its batches last reported it.
  */
 public final class RemoteHost implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RemoteHost.class);
-  /** A start that has failed within this time is reported as a failed start, not as a finished process. */
+  /**
+   * A start that has failed within this time is reported as a failed start, not as a finished process (for a batch:
+   * times the host's load factor).
+   */
   static final Duration STARTUP_CHECK = Duration.ofMillis(300);
+  /** A batch fails when no instance reported its PID for this long (times the host's load factor). */
+  static final Duration PID_STALL = Duration.ofSeconds(15);
+  /** Time for one {@code kill} over SSH (times the host's load factor). */
+  private static final Duration KILL_TIMEOUT = Duration.ofSeconds(10);
   private static final int MAX_KILL_ARGS = 500;
   /**
    * OpenSSH allows 10 channels per connection by default (sshd_config MaxSessions); 8 long-running ones leave room
-   * for the short probe and kill channels, so 300 netperf clients work against a stock sshd.
+   * for the short probe and kill channels, so 300 single-started processes work against a stock sshd.
    */
   static final int PROCESSES_PER_CONNECTION = 8;
 
@@ -53,11 +61,15 @@ public final class RemoteHost implements AutoCloseable {
   /** The first connection (above) and any further ones, each with the processes started over it. */
   private final List<Lane> lanes = new ArrayList<>();
   private final List<RemoteProcess> processes = new CopyOnWriteArrayList<>();
+  private volatile HostLoad load = HostLoad.UNKNOWN;
 
-  /** A connection and the processes started over it; {@code starting} counts starts under way (guarded by host). */
+  /**
+   * A connection and the long-running channels started over it (each open while its supplier says so);
+   * {@code starting} counts starts under way (guarded by host).
+   */
   private static final class Lane {
     final SshConnection connection;
-    final List<RemoteProcess> processes = new CopyOnWriteArrayList<>();
+    final List<java.util.function.BooleanSupplier> channels = new CopyOnWriteArrayList<>();
     int starting;
 
     Lane(SshConnection connection) {
@@ -65,7 +77,7 @@ public final class RemoteHost implements AutoCloseable {
     }
 
     long load() {
-      return starting + processes.stream().filter(RemoteProcess::isAlive).count();
+      return starting + channels.stream().filter(java.util.function.BooleanSupplier::getAsBoolean).count();
     }
   }
 
@@ -81,6 +93,7 @@ public final class RemoteHost implements AutoCloseable {
    */
   private synchronized Lane laneForProcess() throws RemoteFailure {
     for (Lane lane : lanes) {
+      lane.channels.removeIf(open -> !open.getAsBoolean()); // a long plan would pile up closed ones
       if (lane.load() < PROCESSES_PER_CONNECTION) {
         lane.starting++;
         return lane;
@@ -115,7 +128,7 @@ public final class RemoteHost implements AutoCloseable {
     return best.connection;
   }
 
-  /** SSH connections open to this host (one per {@value #PROCESSES_PER_CONNECTION} running processes). */
+  /** SSH connections open to this host (one per {@value #PROCESSES_PER_CONNECTION} long-running channels). */
   public synchronized int connections() {
     return lanes.size();
   }
@@ -127,6 +140,25 @@ public final class RemoteHost implements AutoCloseable {
 
   public String address() {
     return connection.target().address();
+  }
+
+  /** The load the host last reported (unknown before its first batch). */
+  public HostLoad load() {
+    return load;
+  }
+
+  /** How many times longer than on an idle host to wait on this host: see {@link HostLoad#factor}. */
+  public double loadFactor() {
+    return load.factor();
+  }
+
+  void observed(HostLoad reported) {
+    load = reported;
+  }
+
+  /** How long a channel may take to show its first line: the connect timeout and 5 s, times the load factor. */
+  private Duration firstLineTimeout() {
+    return load.scale(connection.target().connectTimeout().plusSeconds(5));
   }
 
   /** Runs a short command (probe, sysctl) to its end; a timeout or a lost connection is a {@link RemoteFailure}. */
@@ -180,7 +212,7 @@ public final class RemoteHost implements AutoCloseable {
     String commandLine = command.render();
     String shellText = "exec /bin/sh -c " + RemoteCommand.quote(WRAPPER + commandLine);
     TailBuffer stderr = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
-    RemoteProcess process;
+    RemoteProcess process = new RemoteProcess(this, label, commandLine, stderr, onLine);
     Lane lane = laneForProcess();
     try {
       try {
@@ -188,14 +220,15 @@ public final class RemoteHost implements AutoCloseable {
         OutputStream stdin = channel.getOutputStream(); // kept open: its EOF ends the watchdog
         InputStream stdout = channel.getInputStream();
         channel.connect(connectMillis());
-        process = new RemoteProcess(this, label, commandLine, channel, stdin, stderr, onLine);
-        process.readFrom(stdout);
+        SingleChannel single = new SingleChannel(channel, stdin);
+        process.attach(single);
+        single.readFrom(stdout, process, "remote-" + name + "-" + label);
       } catch (JSchException | IOException e) {
         throw lost(e);
       }
-      process.awaitPid(connection.target().connectTimeout().plusSeconds(5));
+      process.awaitPid(firstLineTimeout());
       processes.add(process);
-      lane.processes.add(process);
+      lane.channels.add(process::isAlive);
     } finally {
       started(lane);
     }
@@ -205,6 +238,54 @@ public final class RemoteHost implements AutoCloseable {
     }
     LOG.debug("{}: started {} pid {}: {}", name, label, process.pid(), commandLine);
     return process;
+  }
+
+  /**
+   * Starts {@code launches} with one remote command (see {@link BatchScript}); returns once every instance has its
+   * PID. Unless {@code held}, their commands start at once; a held batch's wait at a barrier until
+   * {@link RemoteBatch#release}. Either way {@link RemoteBatch#checkStarted} then finds those that failed at start.
+   * On a failure here, what was started is stopped before the exception is thrown.
+   */
+  public RemoteBatch startBatch(List<Launch> launches, boolean held) throws RemoteFailure {
+    List<RemoteProcess> members = new ArrayList<>();
+    List<RemoteCommand> commands = new ArrayList<>();
+    for (Launch l : launches) {
+      members.add(new RemoteProcess(this, l.label(), l.command().render(),
+          new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES), l.onLine()));
+      commands.add(l.command());
+    }
+    BatchScript script = new BatchScript(commands, held);
+    TailBuffer stderr = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
+    RemoteBatch batch = null;
+    Lane lane = laneForProcess();
+    try {
+      ChannelExec channel = lane.connection.exec(script.command(), stderr);
+      OutputStream stdin = channel.getOutputStream(); // kept open: its EOF ends the watchdog
+      InputStream stdout = channel.getInputStream();
+      channel.connect(connectMillis());
+      batch = new RemoteBatch(this, channel, stdin, stderr, members, commands, held);
+      processes.addAll(members);
+      lane.channels.add(batch::isOpen);
+      batch.readFrom(stdout);
+      stdin.write(script.instanceList());
+      stdin.flush();
+    } catch (JSchException | IOException e) {
+      if (batch != null) {
+        batch.closeChannel();
+      }
+      throw lost(e);
+    } finally {
+      started(lane);
+    }
+    try {
+      batch.awaitPids(firstLineTimeout(), load.scale(PID_STALL));
+    } catch (RemoteFailure e) {
+      stop(members, Duration.ofSeconds(2));
+      batch.closeChannel();
+      throw e;
+    }
+    LOG.debug("{}: started {} ({})", name, batch, load);
+    return batch;
   }
 
   /** Every process started here, running or not. */
@@ -262,7 +343,7 @@ public final class RemoteHost implements AutoCloseable {
       List<String> words = new ArrayList<>(List.of("kill", "-s", signal, "--"));
       pids.subList(from, Math.min(pids.size(), from + MAX_KILL_ARGS)).forEach(p -> words.add("-" + p));
       try {
-        CommandResult r = run(String.join(" ", words) + " 2>&1; true", Duration.ofSeconds(10));
+        CommandResult r = run(String.join(" ", words) + " 2>&1; true", load.scale(KILL_TIMEOUT));
         if (!r.stdout().isBlank()) {
           LOG.debug("{}: {}: {}", name, String.join(" ", words), r.stdout().strip());
         }

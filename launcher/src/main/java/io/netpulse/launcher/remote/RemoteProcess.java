@@ -1,12 +1,6 @@
 package io.netpulse.launcher.remote;
 
-import com.jcraft.jsch.ChannelExec;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
@@ -19,90 +13,82 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A long-running command on a remote host, started by {@link RemoteHost#start}. Its PID is also its process group
- * (sshd makes the exec'd shell a session leader and {@code exec} keeps the PID), so signals go to the whole group and
- * reach the children of shell loops. One daemon thread per process reads its stdout.
+ * A long-running command on a remote host, started by {@link RemoteHost#start} (one exec channel of its own) or as
+ * one instance of a {@link RemoteBatch} (one channel for all of a host's instances). Its PID is also its process
+ * group (sshd makes the exec'd shell a session leader and {@code exec} keeps the PID; a batch starts each instance
+ * with {@code setsid}), so signals go to the whole group and reach the children of shell loops.
  */
 public final class RemoteProcess {
 
   private static final Logger LOG = LoggerFactory.getLogger(RemoteProcess.class);
   static final String PID_MARKER = "netpulse-pid=";
   private static final Pattern SIGNAL_NAME = Pattern.compile("[A-Z][A-Z0-9+-]*");
-  /** How long after stdout's EOF to wait for the exit status that OpenSSH sends alongside. */
-  private static final long CLOSE_WAIT_MILLIS = 5_000;
+
+  /** How the process's output reaches us, and how to let go of it when no exit will come. */
+  interface Transport {
+    /** Gives up on the process: its exit is taken as -1 unless already seen. */
+    void close();
+  }
 
   private final RemoteHost host;
   private final String label;
   private final String commandLine;
-  private final ChannelExec channel;
-  private final OutputStream stdin;
   private final TailBuffer stdout = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
   private final TailBuffer stderr;
   private final Consumer<String> onLine;
   private final CompletableFuture<Long> pid = new CompletableFuture<>();
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+  private volatile Transport transport = () -> { };
   private volatile long startedMillis;
   private volatile long endedMillis;
 
-  RemoteProcess(RemoteHost host, String label, String commandLine, ChannelExec channel, OutputStream stdin,
-      TailBuffer stderr, Consumer<String> onLine) {
+  RemoteProcess(RemoteHost host, String label, String commandLine, TailBuffer stderr, Consumer<String> onLine) {
     this.host = host;
     this.label = label;
     this.commandLine = commandLine;
-    this.channel = channel;
-    this.stdin = stdin;
     this.stderr = stderr;
     this.onLine = onLine;
   }
 
-  /** Starts the stdout reader; the PID arrives as the first line the wrapper prints. */
-  void readFrom(InputStream out) {
-    Thread reader = new Thread(() -> read(out), "remote-" + host.name() + "-" + label);
-    reader.setDaemon(true);
-    reader.start();
+  void attach(Transport t) {
+    this.transport = t;
   }
 
-  private void read(InputStream out) {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = lines.readLine()) != null) {
-        if (!pid.isDone()) {
-          if (line.startsWith(PID_MARKER)) {
-            startedMillis = System.currentTimeMillis();
-            pid.complete(Long.parseLong(line.substring(PID_MARKER.length()).strip()));
-          }
-          continue; // anything a login script printed before our marker is not the command's output
-        }
-        stdout.append(line);
-        if (onLine != null) {
-          try {
-            onLine.accept(line);
-          } catch (RuntimeException e) {
-            LOG.warn("{} {}: line consumer failed: {}", host.name(), label, e.toString());
-          }
-        }
+  /** The PID is known: the process runs (or, in a held batch, waits for its release). */
+  void started(long remotePid) {
+    if (!pid.isDone()) {
+      startedMillis = System.currentTimeMillis();
+      pid.complete(remotePid);
+    }
+  }
+
+  /** A held batch instance was released: its command starts now. */
+  void released() {
+    startedMillis = System.currentTimeMillis();
+  }
+
+  /** A line the command printed on stdout. */
+  void line(String line) {
+    stdout.append(line);
+    if (onLine != null) {
+      try {
+        onLine.accept(line);
+      } catch (RuntimeException e) {
+        LOG.warn("{} {}: line consumer failed: {}", host.name(), label, e.toString());
       }
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("{} {}: stdout ended: {}", host.name(), label, e.toString());
-    } finally {
-      finish();
     }
   }
 
-  private void finish() {
-    long deadline = System.currentTimeMillis() + CLOSE_WAIT_MILLIS;
-    while (!channel.isClosed() && System.currentTimeMillis() < deadline) {
-      sleep(5);
+  void stderrLine(String line) {
+    stderr.append(line);
+  }
+
+  /** It ended with {@code status} (-1: killed by a signal, or lost); one that never printed a PID never will. */
+  void ended(int status) {
+    if (exit.isDone()) {
+      return;
     }
-    // OpenSSH sends exit-signal instead of exit-status for a killed process; jsch then reports -1
-    int status = channel.getExitStatus();
     endedMillis = System.currentTimeMillis();
-    try {
-      stdin.close(); // EOF on the remote stdin ends the watchdog too
-    } catch (IOException ignored) {
-      // the channel is gone already
-    }
-    channel.disconnect();
     pid.completeExceptionally(new IOException("ended before printing its PID"));
     exit.complete(status);
   }
@@ -126,13 +112,9 @@ public final class RemoteProcess {
     }
   }
 
+  /** Lets go of the process's channel (for a batch instance: of the instance; the channel when none is left). */
   void stopChannel() {
-    try {
-      stdin.close();
-    } catch (IOException ignored) {
-      // closing anyway
-    }
-    channel.disconnect();
+    transport.close();
   }
 
   public String host() {
@@ -228,14 +210,6 @@ public final class RemoteProcess {
 
   private static String orNothing(String s) {
     return s.isEmpty() ? "(nothing on stderr)" : s;
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   @Override

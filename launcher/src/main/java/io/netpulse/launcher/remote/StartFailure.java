@@ -16,7 +16,10 @@ final class StartFailure {
         .append(program).append(") failed at start, exit ").append(exit).append(": ").append(err);
     String lower = stderrTail.toLowerCase(Locale.ROOT);
     String port = port(command.argv());
-    if (exit == 127 || lower.contains("not found") || lower.contains("no such file")) {
+    if (lower.contains("setsid") && lower.contains("not found")) {
+      m.append("; setsid (util-linux, or busybox) is missing on ").append(host)
+          .append(": netpulse starts each instance in a session of its own with it");
+    } else if (exit == 127 || lower.contains("not found") || lower.contains("no such file")) {
       m.append("; ").append(program).append(" is not installed or not on PATH on ").append(host)
           .append(": check with preflight or run with --install-tools");
     } else if (port != null && (lower.contains("in use") || lower.contains("bind") || lower.contains("unable to start"))) {

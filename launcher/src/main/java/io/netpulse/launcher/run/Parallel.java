@@ -58,6 +58,36 @@ final class Parallel {
     }
   }
 
+  interface Task<T> {
+    T call() throws RemoteFailure;
+  }
+
+  /**
+   * Runs every task at once; each result is passed to {@code done} as it is known (so that what started is stopped
+   * later even when another task failed); the first failure is thrown once all have finished.
+   */
+  static <T> void callAll(List<Task<T>> tasks, java.util.function.Consumer<T> done)
+      throws RemoteFailure, InterruptedException {
+    List<Future<T>> futures = new ArrayList<>();
+    for (Task<T> t : tasks) {
+      futures.add(POOL.submit(t::call));
+    }
+    RemoteFailure first = null;
+    for (Future<T> f : futures) {
+      try {
+        done.accept(f.get());
+      } catch (ExecutionException e) {
+        if (first == null) {
+          first = e.getCause() instanceof RemoteFailure r ? r
+              : new RemoteFailure("?", String.valueOf(e.getCause().getMessage()));
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
   /** Runs every task at once and returns when all have ended; a task's failure is its own to report. */
   static void runAll(Collection<Runnable> tasks) {
     List<Future<?>> futures = new ArrayList<>();

@@ -45,9 +45,14 @@ import java.util.OptionalInt;
 final class RepetitionRunner {
 
   private static final Duration STOP_GRACE = Duration.ofSeconds(3);
-  /** Servers bind their ports within this time; one that has exited by then failed to start. */
+  /**
+   * Servers bind their ports within this time (times their host's load factor); one that has exited by then failed
+   * to start.
+   */
   private static final Duration SERVER_SETTLE = Duration.ofMillis(500);
-  /** Slack past the tool's own duration before a client counts as hung. */
+  /** Clients that fail within this time (times their host's load factor) of their release failed to start. */
+  private static final Duration STARTUP_CHECK = Duration.ofMillis(300);
+  /** Slack past the tool's own duration before a client counts as hung (times its hosts' highest load factor). */
   private static final Duration CLIENT_SLACK = Duration.ofSeconds(30);
   /**
    * Tools whose streamed client lines the processor reads one at a time as per-second rates: netperf's {@code -D 1}
@@ -125,10 +130,9 @@ final class RepetitionRunner {
       life.phase(Phase.WARMUP, t0, null);
       ctx.progress().phase(Phase.WARMUP);
       int lastStage = procedure.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
-      startClients(run, 1);
-      // the schedule runs from when the clients are up: starting many over SSH takes a while on a busy host,
-      // and that time must not be taken out of the warm-up
-      long clientsUp = now();
+      // the schedule runs from when the clients were released: starting many over SSH takes a while on a busy
+      // host, and that time must not be taken out of the warm-up
+      long clientsUp = startClients(run, 1);
       long toolEnd = clientsUp + procedure.toolSeconds() * 1000;
       boolean steadyStop = watched != null && ctx.plan().stop() == StopMode.STEADY;
       if (steadyStop) {
@@ -216,14 +220,15 @@ final class RepetitionRunner {
     Parallel.startAll(starts, samplers);
   }
 
+  /** One remote command per host starts its servers (a seed's 256 netservers; see {@link BatchStarts}). */
   private void startServers() throws RemoteFailure, InterruptedException {
-    List<Parallel.Start> starts = new ArrayList<>();
-    for (HostCommand c : procedure.servers()) {
-      starts.add(() -> host(c).start(label(c), c.command(), null));
-    }
-    Parallel.startAll(starts, servers);
-    if (!servers.isEmpty()) {
-      Thread.sleep(SERVER_SETTLE.toMillis());
+    Map<HostCommand, RemoteProcess> started = new java.util.LinkedHashMap<>();
+    try {
+      // the settle time is the startup check: a server that failed at start has exited by then
+      BatchStarts.start(ctx.hosts()::host, procedure.servers(), this::label, c -> null, false,
+          h -> h.load().scale(SERVER_SETTLE), started, ctx.progress()::message);
+    } finally {
+      servers.addAll(started.values());
     }
     for (RemoteProcess p : servers) {
       if (!p.isAlive()) {
@@ -233,30 +238,24 @@ final class RepetitionRunner {
     }
   }
 
-  private void startClients(String run, int stage) throws RemoteFailure, InterruptedException {
+  /**
+   * One remote command per host starts the stage's clients, held at a barrier until every host's are up and then
+   * released together (see {@link BatchStarts}).
+   */
+  private long startClients(String run, int stage) throws RemoteFailure, InterruptedException {
     List<HostCommand> commands = procedure.clients().stream().filter(c -> c.stage() == stage).toList();
-    List<Parallel.Start> starts = new ArrayList<>();
-    Map<RemoteProcess, HostCommand> byProcess = new java.util.concurrent.ConcurrentHashMap<>();
     String streamed = streamedTool();
-    for (HostCommand c : commands) {
-      // each instance's lines carry its number: the processor sums their interim rates per second
-      java.util.function.Consumer<String> lines = c.tool().equals(streamed)
-          ? ctx.publisher().lineEmitter(c.host(), c.tool(), run, String.valueOf(c.instance()))::emit : null;
-      starts.add(() -> {
-        RemoteProcess p = host(c).start(label(c), c.command(), lines);
-        byProcess.put(p, c);
-        return p;
-      });
-    }
-    List<RemoteProcess> started = new ArrayList<>();
-    try {
-      Parallel.startAll(starts, started);
-    } finally {
-      for (HostCommand c : commands) { // in the procedure's order, for outputs and sums
-        byProcess.entrySet().stream().filter(e -> e.getValue() == c).findFirst()
-            .ifPresent(e -> clients.put(c, e.getKey()));
-      }
-    }
+    // each instance's lines carry its number: the processor sums their interim rates per second
+    java.util.function.Function<HostCommand, java.util.function.Consumer<String>> lines = c -> c.tool().equals(streamed)
+        ? ctx.publisher().lineEmitter(c.host(), c.tool(), run, String.valueOf(c.instance()))::emit : null;
+    return BatchStarts.start(ctx.hosts()::host, commands, this::label, lines, true, h -> h.load().scale(STARTUP_CHECK),
+        clients, ctx.progress()::message);
+  }
+
+  /** {@code base} times the highest load factor among the hosts of {@code commands}: a busy host is late. */
+  private Duration scaled(Duration base, java.util.Collection<HostCommand> commands) {
+    double factor = commands.stream().mapToDouble(c -> host(c).loadFactor()).max().orElse(1);
+    return Duration.ofMillis((long) Math.ceil(base.toMillis() * factor));
   }
 
   /**
@@ -265,7 +264,8 @@ final class RepetitionRunner {
    */
   private void awaitClients(int stage) throws RemoteFailure {
     long planned = now() + procedure.toolSeconds() * 1000;
-    long deadline = planned + CLIENT_SLACK.toMillis();
+    Duration slack = scaled(CLIENT_SLACK, clients.keySet());
+    long deadline = planned + slack.toMillis();
     for (Map.Entry<HostCommand, RemoteProcess> e : clients.entrySet()) {
       if (e.getKey().stage() != stage) {
         continue;
@@ -278,7 +278,7 @@ final class RepetitionRunner {
       }
       if (exit.isEmpty()) {
         throw new RemoteFailure(p.host(), p.label() + " did not end within " + procedure.toolSeconds() + " s + "
-            + CLIENT_SLACK.toSeconds() + " s; stopped it");
+            + slack.toSeconds() + " s (" + host(e.getKey()).load() + "); stopped it");
       }
       if (exit.getAsInt() != 0) {
         throw new RemoteFailure(p.host(), p.label() + " failed" + exit(p) + stderrTail(p));

@@ -183,7 +183,12 @@ class RemoteHostsTest {
   }
 
   private static long listeningSshd(NetHost host) {
-    String ss = HOSTS.exec(host, "ss", "-Htlnp", "sport = :" + TestHosts.SSH_PORT);
+    return listeningSshd(HOSTS, host);
+  }
+
+  /** PID of the sshd listening in {@code host}. */
+  static long listeningSshd(TestHosts testHosts, NetHost host) {
+    String ss = testHosts.exec(host, "ss", "-Htlnp", "sport = :" + TestHosts.SSH_PORT);
     Matcher m = PID.matcher(ss);
     assertThat(m.find()).as("sshd listening in " + host.name() + ": " + ss).isTrue();
     return Long.parseLong(m.group(1));
