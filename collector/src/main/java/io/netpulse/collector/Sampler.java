@@ -13,7 +13,9 @@ import java.util.stream.Collectors;
 public enum Sampler {
   SAR_DEV("sar-dev", "exec sar -n DEV 1"),
   SS_SUMMARY("ss-summary", onTheSecond("ss -s")),
-  PROC_NET_DEV("proc-net-dev", onTheSecond("cat /proc/net/dev"));
+  PROC_NET_DEV("proc-net-dev", onTheSecond("cat /proc/net/dev")),
+  /** Each CPU's cumulative ticks (the {@code cpu} lines of /proc/stat: every Linux host has them, sysstat or not). */
+  PROC_STAT("proc-stat", onTheSecond("grep '^cpu' /proc/stat"));
 
   /** C locale for '.' decimals and 24-hour times; UTC and ISO dates so row times need no zone guessing. */
   public static final Map<String, String> ENVIRONMENT = Map.of("LC_ALL", "C", "TZ", "UTC", "S_TIME_FORMAT", "ISO");
@@ -80,7 +82,7 @@ public enum Sampler {
     return List.of("sh", "-c", shellCommand());
   }
 
-  /** By source name ({@code sar-dev}, {@code ss-summary}, {@code proc-net-dev}). */
+  /** By source name ({@code sar-dev}, {@code ss-summary}, {@code proc-net-dev}, {@code proc-stat}). */
   public static Sampler named(String name) {
     return Arrays.stream(values()).filter(s -> s.source.equals(name)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("unknown sampler '" + name + "': choose from "

@@ -49,8 +49,13 @@ public record Topics(String prefix) {
     return prefix + "dlq";
   }
 
+  /** Each repetition's CPU use per host over its measuring window ({@code CpuUse}), keyed by run. */
+  public String cpu() {
+    return prefix + "cpu";
+  }
+
   public List<String> all() {
-    return List.of(lines(), toolOutput(), runs(), samples(), rates(), steady(), results(), dlq());
+    return List.of(lines(), toolOutput(), runs(), samples(), rates(), steady(), results(), dlq(), cpu());
   }
 
   /** Topics whose records are latest-value-per-key and so are compacted rather than deleted. */

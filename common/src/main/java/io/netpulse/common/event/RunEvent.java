@@ -17,10 +17,14 @@ package io.netpulse.common.event;
  * @param planned how long the repetition is planned to take, for progress displays; null from older producers
  * @param climb   for a climb of concurrent connections, what ended it and whose limit that was; on the DONE (or
  *                FAILED) event of such a repetition, null otherwise and from older producers
+ * @param sharedWithNetpulse the repetition's hosts that are the machine running netpulse (the launcher, and the
+ *                pipeline it runs in-process), found by their kernel's boot id: its load is on their CPUs and the
+ *                figures may be lower for it; empty when none is, null when unknown (older producers)
  */
 public record RunEvent(
     int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason,
-    String type, String sut, String iface, String execution, Steady steady, Planned planned, Climb climb) {
+    String type, String sut, String iface, String execution, Steady steady, Planned planned, Climb climb,
+    java.util.List<String> sharedWithNetpulse) {
 
   public static final int SCHEMA = 1;
 
@@ -45,6 +49,18 @@ public record RunEvent(
    * @param detail  one line for people: per client host (and the SUT's server) what it met, with its numbers
    */
   public record Climb(String endedBy, String side, String detail) {}
+
+  public RunEvent {
+    sharedWithNetpulse = sharedWithNetpulse == null ? null : java.util.List.copyOf(sharedWithNetpulse);
+  }
+
+  /** The layout before sharedWithNetpulse: it stays null. */
+  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
+      String reason, String type, String sut, String iface, String execution, Steady steady, Planned planned,
+      Climb climb) {
+    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady, planned, climb,
+        null);
+  }
 
   /** The layout before climb: it stays null. */
   public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
@@ -73,19 +89,25 @@ public record RunEvent(
   /** The same event as part of {@code execution}, judged with {@code steady}. */
   public RunEvent inExecution(String execution, Steady steady) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb);
+        planned, climb, sharedWithNetpulse);
   }
 
   /** The same event with its planned timing. */
   public RunEvent withPlanned(Planned planned) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb);
+        planned, climb, sharedWithNetpulse);
   }
 
   /** The same event saying what ended the repetition's climb (null: nothing to say). */
   public RunEvent withClimb(Climb climb) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb);
+        planned, climb, sharedWithNetpulse);
+  }
+
+  /** The same event naming the repetition's hosts that are the machine running netpulse (empty: none). */
+  public RunEvent withSharedWithNetpulse(java.util.List<String> hosts) {
+    return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
+        planned, climb, hosts);
   }
 
   public enum Phase { PLANNED, PREPARING, WARMUP, MEASURING, STEADY, STOPPING, DONE, FAILED }

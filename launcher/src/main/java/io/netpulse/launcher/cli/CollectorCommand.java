@@ -251,7 +251,7 @@ public final class CollectorCommand implements Callable<Integer> {
     String host;
 
     @Option(names = "--samplers", split = ",", defaultValue = "${env:NETPULSE_SAMPLERS:-sar-dev,ss-summary}",
-        description = "Samplers to run: sar-dev, ss-summary, proc-net-dev (default: ${DEFAULT-VALUE}).")
+        description = "Samplers to run: sar-dev, ss-summary, proc-net-dev, proc-stat (default: ${DEFAULT-VALUE}).")
     List<String> samplers;
 
     @Override

@@ -46,7 +46,7 @@ public class ParseCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--format", required = true, paramLabel = "FORMAT",
-      description = "output format: sar-dev, proc-net-dev, ss-summary, netperf, iperf3, iperf, qperf, sockperf, ping")
+      description = "output format: sar-dev, proc-net-dev, proc-stat, ss-summary, netperf, iperf3, iperf, qperf, sockperf, ping")
   String format;
 
   @Option(names = "--test", paramLabel = "NAME",

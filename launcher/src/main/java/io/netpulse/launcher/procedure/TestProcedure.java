@@ -3,7 +3,9 @@ package io.netpulse.launcher.procedure;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.launcher.plan.IrqAffinity;
 import io.netpulse.launcher.plan.TestSpec;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -29,9 +31,28 @@ public record TestProcedure(
     results = List.copyOf(results);
   }
 
-  /** All commands in start order: samplers, servers, clients. */
+  /** All commands in start order: samplers (the CPU samplers with them), servers, clients. */
   public List<HostCommand> commands() {
-    return Stream.of(samplers, servers, clients).flatMap(List::stream).toList();
+    return Stream.of(allSamplers(), servers, clients).flatMap(List::stream).toList();
+  }
+
+  /**
+   * A CPU sampler ({@code /proc/stat}'s cpu lines every second, source {@code proc-stat}) on the SUT and on every other
+   * host the test starts something on: each repetition records the CPU use of the SUT and the clients, so that a
+   * figure made while a host was saturated can be told from one that was not. Derived, not a component: the
+   * procedures need not each add it.
+   */
+  public List<HostCommand> cpuSamplers() {
+    Set<String> hosts = new LinkedHashSet<>();
+    hosts.add(test.sut());
+    Stream.of(samplers, servers, clients).flatMap(List::stream).map(HostCommand::host).forEach(hosts::add);
+    return hosts.stream().map(h -> HostCommand.sampler(h, ToolCommands.CPU_SOURCE, ToolCommands.cpuEverySecond()))
+        .toList();
+  }
+
+  /** The samplers to start: the test's own, then the CPU samplers. */
+  public List<HostCommand> allSamplers() {
+    return Stream.of(samplers, cpuSamplers()).flatMap(List::stream).toList();
   }
 
   /** The SUT interface whose sar rows give a result; null when no result is read from sar. */

@@ -24,6 +24,18 @@ final class ToolCommands {
     return RemoteCommand.of("sh", "-c", Sampler.SS_SUMMARY.shellCommand());
   }
 
+  /** Source of the CPU samplers' lines: the processor's /proc/stat parser. */
+  static final String CPU_SOURCE = Sampler.PROC_STAT.source();
+
+  /**
+   * The {@code cpu} lines of {@code /proc/stat} once per wall-clock second until stopped: the collector's proc-stat
+   * sampler, the same text (a fixed script, no plan value in it). /proc/stat rather than {@code sar -u}: every host has
+   * it, sysstat or not.
+   */
+  static RemoteCommand cpuEverySecond() {
+    return RemoteCommand.of("sh", "-c", Sampler.PROC_STAT.shellCommand());
+  }
+
   /** netserver on {@code port}, {@code -D}: not daemonised, so it stays the process we started. */
   static RemoteCommand netserver(int port) {
     return RemoteCommand.of("netserver", "-D", "-p", port);

@@ -14,12 +14,20 @@ import java.util.Map;
  * @param nrOpen       fs.nr_open
  * @param fileMax      fs.file-max
  * @param kernel       uname -r
+ * @param bootId       the running kernel's boot id ({@code /proc/sys/kernel/random/boot_id}): equal on two hosts, they
+ *                     are one machine (network namespaces, containers); null when unreadable
  */
 public record HostFacts(String host, Map<String, String> toolVersions, List<String> missingTools, String iface,
-    int queues, long nofile, long nrOpen, long fileMax, String kernel) {
+    int queues, long nofile, long nrOpen, long fileMax, String kernel, String bootId) {
 
   public HostFacts {
     toolVersions = Map.copyOf(toolVersions);
     missingTools = List.copyOf(missingTools);
+  }
+
+  /** Without a boot id. */
+  public HostFacts(String host, Map<String, String> toolVersions, List<String> missingTools, String iface,
+      int queues, long nofile, long nrOpen, long fileMax, String kernel) {
+    this(host, toolVersions, missingTools, iface, queues, nofile, nrOpen, fileMax, kernel, null);
   }
 }

@@ -46,7 +46,8 @@ public final class Preflight {
       "printf 'nofile\\t%s\\n' \"$(ulimit -n)\"",
       "printf 'nr_open\\t%s\\n' \"$(cat /proc/sys/fs/nr_open)\"",
       "printf 'file_max\\t%s\\n' \"$(cat /proc/sys/fs/file-max)\"",
-      "printf 'kernel\\t%s\\n' \"$(uname -r)\"");
+      "printf 'kernel\\t%s\\n' \"$(uname -r)\"",
+      "printf 'boot_id\\t%s\\n' \"$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)\"");
 
   private Preflight() {}
 
@@ -85,7 +86,7 @@ public final class Preflight {
     }
     return new HostFacts(host.name(), versions, missing, iface, (int) number(host, facts, "queues"),
         number(host, facts, "nofile"), number(host, facts, "nr_open"), number(host, facts, "file_max"),
-        facts.getOrDefault("kernel", ""));
+        facts.getOrDefault("kernel", ""), facts.getOrDefault("boot_id", "").isEmpty() ? null : facts.get("boot_id"));
   }
 
   private static long number(RemoteHost host, Map<String, String> facts, String key) throws RemoteFailure {

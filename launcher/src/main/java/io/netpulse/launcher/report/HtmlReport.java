@@ -78,6 +78,11 @@ final class HtmlReport {
         out.println("<p class=\"meta climb\">repetition " + r.repetition() + ": "
             + ReportText.html(ResultTable.climbNote(r.climb())) + "</p>");
       }
+      if (r.cpuNote() != null) { // a saturated host, or netpulse's own machine, can be the limit rather than the net
+        boolean flagged = !io.netpulse.launcher.run.CpuNotes.flags(r.cpu(), r.sharedWithNetpulse()).isEmpty();
+        out.println("<p class=\"meta cpu" + (flagged ? " flagged" : "") + "\">repetition " + r.repetition() + ": "
+            + ReportText.html(r.cpuNote()) + "</p>");
+      }
     }
     String seeds = io.netpulse.launcher.run.SeedFigures.explain(s.metric());
     if (seeds != null) {

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The report as Markdown: the result table shaped like the seeds' (and {@code netpulse run}'s), one row
  * per test and metric with each repetition, mean, stddev and 95 % interval and the unit, then when each
- * repetition measured and where.
+ * repetition measured and where, with its hosts' CPU use and its flags (a saturated CPU, netpulse's own machine).
  */
 final class MarkdownReport {
 
@@ -48,8 +48,9 @@ final class MarkdownReport {
     out.println();
     out.println("## Repetitions");
     out.println();
-    row(out, List.of("test", "repetition", "run", "sut", "interface", "measuring from", "to", "seconds", "outcome"));
-    row(out, List.of("---", "---:", "---", "---", "---", "---", "---", "---:", "---"));
+    row(out, List.of("test", "repetition", "run", "sut", "interface", "measuring from", "to", "seconds", "outcome",
+        "CPU and flags"));
+    row(out, List.of("---", "---:", "---", "---", "---", "---", "---", "---:", "---", "---"));
     for (MetricSection s : report.sections()) {
       if (isFirstMetricOfTest(report, s)) {
         for (Repetition r : s.repetitions()) {
@@ -58,7 +59,8 @@ final class MarkdownReport {
               ReportText.utc(r.measuringStart()), ReportText.utc(r.measuringEnd()),
               r.measured() ? ReportText.number(r.measuringMillis() / 1000.0) : "-",
               ReportText.markdown(r.outcome() + (r.reason() == null ? "" : ": " + r.reason())
-                  + (r.climb() == null ? "" : "; " + ResultTable.climbNote(r.climb())))));
+                  + (r.climb() == null ? "" : "; " + ResultTable.climbNote(r.climb()))),
+              r.cpuNote() == null ? "-" : ReportText.markdown(r.cpuNote())));
         }
       }
     }

@@ -1,6 +1,7 @@
 package io.netpulse.launcher.report;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.event.CpuUse;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
@@ -20,8 +21,8 @@ import java.util.Set;
 /**
  * Reads one plan's report off the topics: the latest result per plan/test/metric ({@code results} is
  * compacted, read from its beginning), the lifecycle of the runs those results came from ({@code runs}),
- * then the 1-s rates of the SUT over each repetition's measuring window ({@code rates}, read from just
- * before the earliest window).
+ * each host's CPU use in those runs ({@code cpu}; none from before it existed), then the 1-s rates of the SUT
+ * over each repetition's measuring window ({@code rates}, read from just before the earliest window).
  */
 public final class ReportReader {
 
@@ -62,6 +63,11 @@ public final class ReportReader {
     snapshot.read(topics.runs(), RunEvent.class, (key, e) -> {
       if (e != null && e.phase() != null && runIds.contains(e.run())) { // a phase-less record says nothing
         lifecycles.add(e);
+      }
+    });
+    snapshot.read(topics.cpu(), CpuUse.class, (key, u) -> {
+      if (u != null && u.host() != null && u.all() != null && runIds.contains(u.run())) {
+        lifecycles.add(u); // in order per run: the latest per host is the corrected one
       }
     });
 

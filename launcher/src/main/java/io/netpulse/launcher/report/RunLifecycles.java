@@ -1,8 +1,12 @@
 package io.netpulse.launcher.report;
 
+import io.netpulse.common.event.CpuUse;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,6 +30,7 @@ final class RunLifecycles {
     s.repetition = e.repetition();
     s.outcome = e.phase().name();
     s.climb = e.climb() != null ? e.climb() : s.climb;
+    s.shared = e.sharedWithNetpulse() != null ? e.sharedWithNetpulse() : s.shared;
     if (e.phase() == Phase.FAILED) {
       s.reason = e.reason();
     }
@@ -38,10 +43,20 @@ final class RunLifecycles {
     }
   }
 
+  /** A host's CPU use over a run's window; a later one for the same host (a correction) replaces it. */
+  void add(CpuUse u) {
+    byRun.computeIfAbsent(u.run(), k -> new State()).cpu.put(u.host(), u);
+  }
+
   Optional<Repetition> repetition(String run) {
     State s = byRun.get(run);
-    return s == null ? Optional.empty() : Optional.of(new Repetition(run, s.test, s.type, s.repetition, s.sut,
-        s.iface, s.execution, s.start, s.end, s.outcome, s.reason, s.climb));
+    if (s == null || s.outcome == null) {
+      return Optional.empty();
+    }
+    List<CpuUse> cpu = new ArrayList<>(s.cpu.values());
+    cpu.sort(Comparator.comparing((CpuUse u) -> !u.host().equals(s.sut)).thenComparing(CpuUse::host)); // SUT first
+    return Optional.of(new Repetition(run, s.test, s.type, s.repetition, s.sut, s.iface, s.execution, s.start, s.end,
+        s.outcome, s.reason, s.climb, s.shared, cpu));
   }
 
   private static final class State {
@@ -56,5 +71,7 @@ final class RunLifecycles {
     String outcome;
     String reason;
     RunEvent.Climb climb;
+    List<String> shared;
+    final Map<String, CpuUse> cpu = new HashMap<>();
   }
 }

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What every repetition of one plan execution shares; {@code current} is the repetition under way, for the
- * Ctrl-C hook to mark FAILED.
+ * Ctrl-C hook to mark FAILED; {@code colocation} the hosts that are the machine netpulse runs on.
  */
 record ExecutionContext(
     Plan plan,
@@ -15,4 +15,5 @@ record ExecutionContext(
     RunPublisher publisher,
     TopicFollower<SteadyEvent> steady,
     RunProgress progress,
-    AtomicReference<Lifecycle> current) {}
+    AtomicReference<Lifecycle> current,
+    Colocation colocation) {}

@@ -180,7 +180,9 @@ final class HostChecks {
   private static Set<String> programs(HostCommand c) {
     Set<String> p = new LinkedHashSet<>();
     List<String> argv = c.command().argv();
-    p.add(argv.get(0));
+    if (!argv.get(0).equals("sh")) { // the preflight probe itself runs in sh: nothing more to check, or to list
+      p.add(argv.get(0));
+    }
     if (argv.get(0).equals("prlimit") && argv.size() > 2) {
       p.add(argv.get(2)); // prlimit --nofile=N:N PROGRAM ...
     }

@@ -30,7 +30,13 @@ final class Lifecycle {
 
   private RunEvent event(Phase phase, long ts, String reason) {
     return procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
-        .inExecution(ctx.execution(), steady(ctx)).withPlanned(planned());
+        .inExecution(ctx.execution(), steady(ctx)).withPlanned(planned()).withSharedWithNetpulse(shared(ctx,
+            procedure.test()));
+  }
+
+  /** The test's hosts that are the machine netpulse runs on; null when that could not be told. */
+  private static java.util.List<String> shared(ExecutionContext ctx, TestSpec test) {
+    return ctx.colocation() == null ? null : ctx.colocation().of(test);
   }
 
   /** The last phase (DONE or FAILED), unless the Ctrl-C hook has claimed it already. */
@@ -52,8 +58,7 @@ final class Lifecycle {
 
   /** FAILED with {@code reason}, after {@link #claimEnd}; waits at most {@code timeout} for the broker. */
   void failClaimed(String reason, Duration timeout) {
-    ctx.publisher().publish(procedure.runEvent(run, ctx.plan().name(), repetition, Phase.FAILED,
-        System.currentTimeMillis(), reason).inExecution(ctx.execution(), steady(ctx)).withPlanned(planned()), timeout);
+    ctx.publisher().publish(event(Phase.FAILED, System.currentTimeMillis(), reason), timeout);
   }
 
   /** For progress displays (the dashboard's elapsed / remaining). */
@@ -72,7 +77,8 @@ final class Lifecycle {
     for (int rep = 1; rep <= test.repetitions(); rep++) {
       String run = RunIds.run(ctx.execution(), test, rep);
       ctx.publisher().publish(RunEvents.of(run, ctx.plan().name(), test.name(), test.type().yamlName(), rep,
-          Phase.FAILED, System.currentTimeMillis(), reason, test.sut(), null).inExecution(ctx.execution(), steady(ctx)));
+          Phase.FAILED, System.currentTimeMillis(), reason, test.sut(), null).inExecution(ctx.execution(), steady(ctx))
+          .withSharedWithNetpulse(shared(ctx, test)));
     }
   }
 

@@ -1,6 +1,7 @@
 package io.netpulse.launcher.run;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.event.CpuUse;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.SteadyEvent;
@@ -77,6 +78,7 @@ public final class PlanExecution {
          TopicFollower<SteadyEvent> steady = new TopicFollower<>(kafka, topics.steady(), SteadyEvent.class);
          TopicFollower<ResultEvent> results = new TopicFollower<>(kafka, topics.results(), ResultEvent.class);
          TopicFollower<RateEvent> rates = new TopicFollower<>(kafka, topics.rates(), RateEvent.class);
+         TopicFollower<CpuUse> cpu = new TopicFollower<>(kafka, topics.cpu(), CpuUse.class);
          ConnectedHosts hosts = ConnectedHosts.connect(plan, settings.connectTimeout());
          RunProgress view = progress) {
       rates.onRecord(view::onRate);
@@ -86,12 +88,17 @@ public final class PlanExecution {
       interruptHook = cleanup;
       try {
         checks.run(hosts);
-        ExecutionContext ctx = new ExecutionContext(plan, execution, hosts, publisher, steady, view, current);
+        Colocation colocation = Colocation.of(checks.facts());
+        if (colocation.warning() != null) {
+          progress.message(colocation.warning());
+        }
+        ExecutionContext ctx = new ExecutionContext(plan, execution, hosts, publisher, steady, view, current,
+            colocation);
         for (TestSpec test : plan.tests()) {
           if (hosts.stopping()) {
             break; // Ctrl-C: the hook has stopped everything and is ending the JVM
           }
-          reports.add(runTest(ctx, test, checks, results));
+          reports.add(runTest(ctx, test, checks, results, cpu));
         }
       } finally {
         hosts.stopAll(Duration.ofSeconds(3));
@@ -164,7 +171,7 @@ public final class PlanExecution {
   }
 
   private TestReport runTest(ExecutionContext ctx, TestSpec test, HostChecks checks,
-      TopicFollower<ResultEvent> results) throws InterruptedException {
+      TopicFollower<ResultEvent> results, TopicFollower<CpuUse> cpu) throws InterruptedException {
     Optional<String> problem = checks.problemFor(test);
     if (problem.isPresent()) {
       progress.message(test.label() + ": not run: " + problem.get());
@@ -187,7 +194,11 @@ public final class PlanExecution {
           shown.sampleMetric()));
       outcomes.add(runner.run(rep));
     }
-    return collectResults(test, procedure, outcomes, results);
+    TestReport report = collectResults(test, procedure, outcomes, results);
+    List<String> cpuHosts = procedure.cpuSamplers().stream().map(io.netpulse.launcher.procedure.HostCommand::host)
+        .toList();
+    return new TestReport(test, report.repetitions(), report.results(), report.failure(), report.missing(),
+        RepetitionCpu.collect(cpu, outcomes, cpuHosts, settings.resultTimeout()), ctx.colocation().of(test));
   }
 
   /** Waits for the processor's result of each metric to include every repetition that ran to the end. */

@@ -213,7 +213,7 @@ final class RepetitionRunner {
 
   private void startSamplers(String run) throws RemoteFailure, InterruptedException {
     List<Parallel.Start> starts = new ArrayList<>();
-    for (HostCommand c : procedure.samplers()) {
+    for (HostCommand c : procedure.allSamplers()) {
       LineEmitter emitter = ctx.publisher().lineEmitter(c.host(), c.tool(), run);
       starts.add(() -> host(c).start(label(c), c.command(), emitter::emit));
     }

@@ -16,7 +16,7 @@ import java.util.Map;
  * host's facts, then one row per metric with each repetition, the mean and its 95 % interval) and
  * the JSON form {@code [{"test","metric","unit","runs":[...],"mean","stddev","ci95"}, ...]}. A climb of
  * concurrent connections says under the table (and in each JSON repetition's {@code climb}) what ended it and
- * whose limit that was.
+ * whose limit that was; each repetition's CPU use and its flags ({@link CpuNotes}) are noted there too.
  */
 public final class ResultTable {
 
@@ -61,6 +61,10 @@ public final class ResultTable {
         }
         if (o.climb() != null) {
           notes.add(t.test().name() + " repetition " + o.repetition() + ": " + climbNote(o.climb()));
+        }
+        String cpu = CpuNotes.note(t.cpuOf(o), t.sharedWithNetpulse());
+        if (cpu != null) {
+          notes.add(t.test().name() + " repetition " + o.repetition() + ": " + cpu);
         }
       }
     }
@@ -150,7 +154,10 @@ public final class ResultTable {
     return tools;
   }
 
-  /** When each repetition measured, and after how long its metric was steady (-1: not steady-stopped). */
+  /**
+   * When each repetition measured, after how long its metric was steady (-1: not steady-stopped), each host's CPU use
+   * over its window and its flags (a saturated CPU, a host that is netpulse's own machine).
+   */
   private static List<Map<String, Object>> repetitions(TestReport t) {
     List<Map<String, Object>> reps = new ArrayList<>();
     for (RepetitionOutcome o : t.repetitions()) {
@@ -162,6 +169,9 @@ public final class ResultTable {
       m.put("steady_after_ms", o.steadyAtMillis());
       m.put("failure", o.failure());
       m.put("climb", climbJson(o.climb()));
+      m.put("flags", CpuNotes.flags(t.cpuOf(o), t.sharedWithNetpulse()));
+      m.put("cpu", t.cpuOf(o).stream().map(CpuNotes::json).toList());
+      m.put("shared_with_netpulse", t.sharedWithNetpulse());
       reps.add(m);
     }
     return reps;

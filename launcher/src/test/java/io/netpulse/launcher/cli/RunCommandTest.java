@@ -56,7 +56,8 @@ class RunCommandTest {
     assertThat(first.get("host").asText()).isEqualTo("sut");
     assertThat(first.get("address").asText()).isEqualTo("198.18.0.2");
     List<String> argv = new ArrayList<>();
-    rx.get("commands").get(5).get("argv").forEach(a -> argv.add(a.asText()));
+    // after sar, the CPU samplers of sut and peer and the 4 netservers: the first client
+    rx.get("commands").get(7).get("argv").forEach(a -> argv.add(a.asText()));
     assertThat(argv).containsExactly("netperf", "-H", "198.18.0.2", "-t", "TCP_STREAM", "-l", "35", "-p", "5001",
         "-D", "1", "--", "-m", "1440");
     assertThat(rx.get("results").get(0).get("iface").asText()).isEqualTo("ens5");

@@ -14,6 +14,7 @@ public final class Parsers {
   static {
     register(new SarDevParser());
     register(new ProcNetDevParser());
+    register(new ProcStatParser());
     register(new SsSummaryParser());
     register(new NetperfParser());
     register(new Iperf3Parser());

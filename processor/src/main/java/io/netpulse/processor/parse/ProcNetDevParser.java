@@ -66,7 +66,9 @@ public final class ProcNetDevParser implements OutputParser {
       Matcher epoch = EPOCH.matcher(line);
       if (epoch.matches()) {
         String t = epoch.group(1);
-        pendingTime = t.length() >= 12 ? Long.parseLong(t) : Math.round(Double.parseDouble(t) * 1000.0);
+        // milliseconds are 12-13 digits; seconds 9-10 with a fraction ("1796126132.50" is seconds, too)
+        pendingTime = t.indexOf('.') < 0 && t.length() >= 12 ? Long.parseLong(t)
+            : Math.round(Double.parseDouble(t) * 1000.0);
         continue;
       }
       if (line.startsWith("Inter-|")) {

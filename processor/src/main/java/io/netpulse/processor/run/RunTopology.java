@@ -1,6 +1,7 @@
 package io.netpulse.processor.run;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.event.CpuUse;
 import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunValue;
@@ -32,8 +33,9 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * Runs: the lifecycle on {@code runs}, the samples that carry a run id and the tool figures meet,
  * keyed by run, in one repartition topic; from there {@link RunValueProcessor} makes each
- * repetition's values (returned, keyed plan/test/metric) and {@link SteadyProcessor} the
- * {@code steady} events. A {@code runs} record that is not a RunEvent goes to the DLQ.
+ * repetition's values (returned, keyed plan/test/metric), {@link SteadyProcessor} the
+ * {@code steady} events and {@link CpuUseProcessor} each host's CPU use per repetition ({@code cpu}).
+ * A {@code runs} record that is not a RunEvent goes to the DLQ.
  */
 public final class RunTopology {
 
@@ -106,6 +108,13 @@ public final class RunTopology {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.INTERIM_STORE),
         Serdes.String(), ProcessorSerdes.json(InterimSeconds.class)));
 
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CpuUseProcessor.STATE_STORE),
+        Serdes.String(), ProcessorSerdes.json(CpuRunState.class)));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CpuUseProcessor.SAMPLE_STORE),
+        Serdes.String(), ProcessorSerdes.json(Sample.class)));
+
+    byRun.process(CpuUseProcessor::new, Named.as("cpu-use"), CpuUseProcessor.STATE_STORE, CpuUseProcessor.SAMPLE_STORE)
+        .to(topics.cpu(), Produced.with(Serdes.String(), ProcessorSerdes.json(CpuUse.class)).withName("cpu-out"));
     byRun.process(() -> new SteadyProcessor(steadyDefaults, steadyPerPlan), Named.as("steady-detector"),
             SteadyProcessor.WINDOW_STORE, SteadyProcessor.PLAN_STORE, SteadyProcessor.INTERIM_STORE)
         .to(topics.steady(), Produced.with(Serdes.String(), ProcessorSerdes.json(SteadyEvent.class)).withName("steady-out"));

@@ -3,6 +3,7 @@ package io.netpulse.processor.run;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.SteadyEvent;
+import io.netpulse.processor.parse.ProcStatParser;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,8 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       return;
     }
     Sample s = in.sample();
-    if (s == null || s.summary() || !Double.isFinite(s.value())) {
+    // CPU use is a condition of the test, not its metric: judging it would only fill the store and the topic
+    if (s == null || s.summary() || !Double.isFinite(s.value()) || ProcStatParser.isCpuMetric(s.metric())) {
       return;
     }
     RunEvent latest = plans.get(run);

@@ -46,9 +46,9 @@ public final class ParseTopology {
    */
   public KStream<String, Sample> build(StreamsBuilder builder) {
     KStream<String, Outcome> outcomes =
-        builder.addStateStore(ProcNetDevRates.storeBuilder())
+        builder.addStateStore(ProcNetDevRates.storeBuilder()).addStateStore(ProcStatCpu.storeBuilder())
             .stream(topics.lines(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("lines"))
-            .processValues(ParseLines::new, Named.as("parse-lines"), ProcNetDevRates.STORE);
+            .processValues(ParseLines::new, Named.as("parse-lines"), ProcNetDevRates.STORE, ProcStatCpu.STORE);
 
     outcomes.filter((k, o) -> o.deadLetter() != null, Named.as("unparsed"))
         .map((k, o) -> KeyValue.pair(DeadLetter.boundedKey(k), o.deadLetter()), Named.as("dead-letters"))
@@ -67,27 +67,33 @@ public final class ParseTopology {
     return builder.build();
   }
 
-  /** Each line to its outcomes; proc-net-dev rows against their interface's previous row (state). */
+  /**
+   * Each line to its outcomes; proc-net-dev rows against their interface's previous row, proc-stat CPU lines against
+   * their CPU's previous line (state).
+   */
   private final class ParseLines implements FixedKeyProcessor<String, byte[], Outcome> {
     private FixedKeyProcessorContext<String, Outcome> context;
     private ProcNetDevRates procNetDev;
+    private ProcStatCpu procStat;
 
     @Override
     public void init(FixedKeyProcessorContext<String, Outcome> context) {
       this.context = context;
       this.procNetDev = new ProcNetDevRates(context.getStateStore(ProcNetDevRates.STORE));
+      this.procStat = new ProcStatCpu(context.getStateStore(ProcStatCpu.STORE));
     }
 
     @Override
     public void process(FixedKeyRecord<String, byte[]> record) {
       Origin origin = Origin.of(context.recordMetadata(), topics.lines());
-      for (Outcome o : parse(record.key(), record.value(), origin, procNetDev)) {
+      for (Outcome o : parse(record.key(), record.value(), origin, procNetDev, procStat)) {
         context.forward(record.withValue(o));
       }
     }
   }
 
-  private List<Outcome> parse(String key, byte[] raw, Origin origin, ProcNetDevRates procNetDev) {
+  private List<Outcome> parse(String key, byte[] raw, Origin origin, ProcNetDevRates procNetDev,
+      ProcStatCpu procStat) {
     String keyProblem = InputLimits.keyProblem(key);
     if (keyProblem != null) {
       return List.of(dead(origin, key, raw, keyProblem));
@@ -107,13 +113,13 @@ public final class ParseTopology {
       return List.of(dead(origin, key, raw, "line event with " + nameProblem));
     }
     Optional<LineParser> parser = Parsers.lineParser(line.source());
-    if (parser.isEmpty() && !ProcNetDevRates.handles(line)) {
+    if (parser.isEmpty() && !ProcNetDevRates.handles(line) && !ProcStatCpu.handles(line)) {
       return List.of(dead(origin, key, raw, "no line parser for source '" + line.source() + "'"));
     }
     ParseResult result;
     try {
       result = parser.isPresent() ? parser.get().parseLine(line.line(), 0, ParseContext.streamed(line.ts()))
-          : procNetDev.parse(line);
+          : ProcStatCpu.handles(line) ? procStat.parse(line) : procNetDev.parse(line);
     } catch (RuntimeException e) { // parsers must not throw; if one does, keep the line anyway
       return List.of(dead(origin, key, raw, "parser " + line.source() + " failed: " + e));
     }

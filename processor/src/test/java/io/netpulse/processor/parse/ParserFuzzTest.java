@@ -26,7 +26,8 @@ class ParserFuzzTest {
   private static final int CASES = 120_000;
   private static final Map<String, String> FORMAT_OF_DIR = Map.of(
       "sar", "sar-dev", "netperf", "netperf", "iperf3", "iperf3", "iperf", "iperf", "qperf", "qperf",
-      "sockperf", "sockperf", "ping", "ping", "ss", "ss-summary", "proc", "proc-net-dev");
+      "sockperf", "sockperf", "ping", "ping", "ss", "ss-summary", "proc", "proc-net-dev",
+      "proc-stat", "proc-stat");
   private static final String[] GARBAGE = {
     "\u0000", "\uFFFD", "\u001B[2;35m", "Average:", "IFACE", "[SUM]", "Interim result:", "12:00:00 PM",
     "99:99:99", " -1e309 ", "NaN", "1.2.3", "10^99bits/s", "---> percentile", "TCP:", "Inter-|", "{\"end\":",

@@ -75,6 +75,16 @@ class EventSchemaTest {
         firstLine = firstLine == null ? event : firstLine;
         lines.pipeInput("sut", event, t);
       }
+      // the launcher's CPU sampler on the SUT: /proc/stat's cpu lines each second, read 20 ms past it
+      long read = t;
+      for (String line : new String(EventSchemaTest.class.getResourceAsStream(
+          "/io/netpulse/processor/parse/proc-stat/proc-stat-cpu1-burner.txt").readAllBytes()).lines().toList()) {
+        if (line.startsWith("#")) {
+          read += 1_000;
+          continue;
+        }
+        lines.pipeInput("sut", Json.text(LineEvent.of("sut", "proc-stat", "r1", seq++, read + 20, line)), read + 20);
+      }
       runs.pipeInput("r1", done, t + 10_000);
       String tool = Json.text(new ToolOutputEvent(ToolOutputEvent.SCHEMA, "r1", "tcp_crr", 1, "client", "client",
           "netperf", "p1", "netperf -t TCP_CRR", 0, Recorded.output("netperf/netperf-tcp-crr.txt"), "", t, t + 2000));
@@ -86,7 +96,8 @@ class EventSchemaTest {
       // a concurrent-connections repetition's last event says what ended its climb
       String climbed = Json.text(new RunEvent(RunEvent.SCHEMA, "r2", "p", "concurrent_connections", 1, Phase.DONE,
           t + 10_000, null, "concurrent_connections", "sut", null, "p-20261130T054856Z", null, null,
-          new RunEvent.Climb("client_ports", "client", "peer: client ports exhausted at 4000")));
+          new RunEvent.Climb("client_ports", "client", "peer: client ports exhausted at 4000"))
+          .withSharedWithNetpulse(List.of("sut", "peer"))); // its hosts are the machine netpulse runs on
       runs.pipeInput("r2", climbed, t + 10_000);
       inputs = new String[] {measuring, done, firstLine, tool, collectorLine, climbed};
       driver.advanceWallClockTime(RateTopology.DEFAULT_EMIT_EVERY); // rates are emitted on a wall-clock tick
@@ -99,6 +110,7 @@ class EventSchemaTest {
       assertValid("steady-event", output(driver, TOPICS.steady()));
       assertValid("result-event", output(driver, TOPICS.results()));
       assertValid("dead-letter", output(driver, TOPICS.dlq()));
+      assertValid("cpu-use", output(driver, TOPICS.cpu()));
     }
   }
 

@@ -1,0 +1,77 @@
+package io.netpulse.launcher.procedure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netpulse.collector.Sampler;
+import io.netpulse.common.event.Sample;
+import io.netpulse.processor.parse.ParseContext;
+import io.netpulse.processor.parse.ParseResult;
+import io.netpulse.processor.parse.ProcStatParser;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every test records the CPU use of the SUT and of every host it starts something on: one {@code /proc/stat} sampler
+ * per host, started with the test's own samplers, the collector's proc-stat text.
+ */
+class CpuSamplersTest {
+
+  private static final String CPU = RemoteCommand.of("sh", "-c", Sampler.PROC_STAT.shellCommand()).render();
+
+  @Test
+  void everyHostTheTestUsesRunsOneCpuSamplerTheSutFirst() throws Exception {
+    TestProcedure rx = ProceduresTest.only("{ type: rx_bandwidth, streams: 3, clients: [peer, aux1], sar: sut }");
+    assertThat(rx.cpuSamplers()).extracting(HostCommand::host).containsExactly("sut", "peer", "aux1");
+    assertThat(rx.cpuSamplers()).allSatisfy(c -> {
+      assertThat(c.role()).isEqualTo(Role.SAMPLER);
+      assertThat(c.tool()).isEqualTo("proc-stat"); // the source the processor parses its lines with
+      assertThat(c.command().render()).isEqualTo(CPU);
+    });
+    // the test's own samplers stay as the seeds' procedures have them; the CPU samplers start with them
+    assertThat(rx.samplers()).extracting(HostCommand::tool).containsExactly("sar-dev");
+    assertThat(rx.allSamplers()).extracting(c -> c.host() + "/" + c.tool())
+        .containsExactly("sut/sar-dev", "sut/proc-stat", "peer/proc-stat", "aux1/proc-stat");
+    assertThat(rx.commands().subList(0, 4)).isEqualTo(rx.allSamplers());
+    // a test whose SUT sends (tx): the clients' hosts are the servers' here; still each host once
+    TestProcedure tx = ProceduresTest.only("{ type: tx_pps, tool: netperf, streams: 4, clients: [peer, aux1] }");
+    assertThat(tx.cpuSamplers()).extracting(HostCommand::host).containsExactly("sut", "peer", "aux1");
+    TestProcedure latency = ProceduresTest.only("{ type: latency }");
+    assertThat(latency.cpuSamplers()).extracting(HostCommand::host).containsExactly("sut", "peer");
+  }
+
+  /** The sampler's own text, run here, read by the processor's parser: each CPU's use, every second. */
+  @Test
+  void theSamplerRunsAndItsLinesParseIntoEachCpusUse() throws Exception {
+    TestProcedure p = ProceduresTest.only("{ type: latency }");
+    Process sampler = new ProcessBuilder(p.cpuSamplers().get(0).command().argv()).redirectErrorStream(true).start();
+    List<String> text = new ArrayList<>();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(sampler.getInputStream(),
+        StandardCharsets.UTF_8))) {
+      long until = System.currentTimeMillis() + 20_000; // liveness only: three snapshots, whenever they come
+      long snapshots = 0;
+      String line;
+      while (snapshots < 3 && System.currentTimeMillis() < until && (line = out.readLine()) != null) {
+        if (line.startsWith("cpu ")) {
+          text.add("# " + System.currentTimeMillis()); // read time, as the launcher stamps a streamed line
+          snapshots++;
+        }
+        text.add(line);
+      }
+    } finally {
+      sampler.descendants().forEach(ProcessHandle::destroy);
+      sampler.destroy();
+    }
+    ParseResult r = new ProcStatParser().parse(text, ParseContext.streamed(System.currentTimeMillis()));
+    assertThat(r.errors()).isEmpty();
+    // as many CPUs as the host's /proc/stat lists (a JVM's availableProcessors may be a container's share)
+    int cpus = (int) text.stream().filter(l -> l.matches("cpu\\d+ .*")).count() / 3;
+    // two intervals, all CPUs and each one, three metrics
+    assertThat(r.samples()).as(String.join("\n", text)).hasSize(2 * (cpus + 1) * 3);
+    assertThat(r.samples()).extracting(Sample::iface).contains("all", "cpu0");
+    assertThat(r.samples()).allSatisfy(s -> assertThat(s.value()).isBetween(0.0, 100.0));
+  }
+}

@@ -1,0 +1,191 @@
+package io.netpulse.processor.parse;
+
+import io.netpulse.common.Units;
+import io.netpulse.common.event.Sample;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Successive snapshots of the {@code cpu} lines of {@code /proc/stat} (every Linux host has them, sysstat or not),
+ * turned into each CPU's use between two snapshots: {@code cpu_busy_pct}, {@code cpu_softirq_pct} and
+ * {@code cpu_steal_pct} (%), with the CPU as the sample's scope in {@code iface} ({@code cpu0}, {@code cpu1}, …, and
+ * {@code all} for the aggregate {@code cpu} line), stamped with the later snapshot.
+ *
+ * <p>Busy is all time but idle and iowait (what top and sar call 100 − %idle − %iowait), steal included: time the
+ * hypervisor gave to other guests is time this vCPU could not run, so a vCPU losing half its time to steal and busy
+ * the other half is as full as one busy throughout. guest and guest_nice are already counted in user and nice and are
+ * not added again. The figures are ratios of clock ticks within one interval, so they need no clock: the time of a
+ * snapshot only stamps them. A snapshot starts at a time line ({@code # <epoch ms>} or {@code date +%s%3N}) or at a
+ * CPU already seen in the current one; without time lines snapshots are taken as 1 s apart, the last at the
+ * reference time. Other lines of /proc/stat (intr, ctxt, softirq, …) are skipped.
+ */
+public final class ProcStatParser implements OutputParser {
+
+  public static final String FORMAT = "proc-stat";
+  public static final String BUSY = "cpu_busy_pct";
+  public static final String SOFTIRQ = "cpu_softirq_pct";
+  public static final String STEAL = "cpu_steal_pct";
+  /** The scope of the aggregate {@code cpu} line: all CPUs together, as sar names it. */
+  public static final String ALL = "all";
+  public static final String WENT_DOWN = "the CPU's time went down (a reboot or a counter reset): no use";
+
+  private static final Set<String> METRICS = Set.of(BUSY, SOFTIRQ, STEAL);
+  private static final Pattern EPOCH = Pattern.compile("#?\\s*(\\d{9,10}(?:\\.\\d+)?|\\d{12,13})");
+  private static final Pattern ROW = Pattern.compile("cpu(\\d{0,6})\\s+(.*)");
+
+  /**
+   * One CPU's cumulative time in clock ticks (USER_HZ), the first eight columns of its line; kernels before 2.6.11
+   * print fewer (zeros here). Counts have at most 18 digits (10^18 ticks at 100 Hz are 300 million years), so their
+   * sum cannot overflow.
+   */
+  public record Times(long user, long nice, long system, long idle, long iowait, long irq, long softirq, long steal) {
+
+    long total() {
+      return user + nice + system + idle + iowait + irq + softirq + steal;
+    }
+  }
+
+  /** A CPU line read: its scope and times, or the error; all null for any other line. */
+  public record Row(String cpu, Times times, ParseError error) {
+    static final Row NONE = new Row(null, null, null);
+  }
+
+  private record Snapshot(long ms, Map<String, Times> cpus) {}
+
+  /** Whether {@code metric} is one of the CPU-use metrics this parser makes. */
+  public static boolean isCpuMetric(String metric) {
+    return metric != null && METRICS.contains(metric);
+  }
+
+  @Override
+  public String format() {
+    return FORMAT;
+  }
+
+  @Override
+  public ParseResult parse(List<String> lines, ParseContext context) {
+    List<ParseError> errors = new ArrayList<>();
+    List<Snapshot> snapshots = new ArrayList<>();
+    Long pendingTime = null;
+    Snapshot current = null;
+    int n = 0;
+    for (String raw : lines) {
+      n++;
+      if (Text.tooLong(raw)) {
+        errors.add(Text.tooLongError(n));
+        continue;
+      }
+      String line = Text.clean(raw);
+      Matcher epoch = EPOCH.matcher(line);
+      if (epoch.matches()) {
+        String t = epoch.group(1);
+        // milliseconds are 12-13 digits; seconds 9-10 with a fraction ("1796126132.50" is seconds, too)
+        pendingTime = t.indexOf('.') < 0 && t.length() >= 12 ? Long.parseLong(t)
+            : Math.round(Double.parseDouble(t) * 1000.0);
+        continue;
+      }
+      Row row = row(line, n);
+      if (row.error() != null) {
+        errors.add(row.error());
+        continue;
+      }
+      if (row.times() == null) {
+        continue;
+      }
+      if (current == null || pendingTime != null || current.cpus().containsKey(row.cpu())) {
+        current = new Snapshot(pendingTime == null ? Long.MIN_VALUE : pendingTime, new LinkedHashMap<>());
+        snapshots.add(current);
+        pendingTime = null;
+      }
+      current.cpus().put(row.cpu(), row.times());
+    }
+    List<Sample> samples = new ArrayList<>();
+    List<Snapshot> timed = withTimes(snapshots, context);
+    for (int i = 1; i < timed.size(); i++) {
+      Snapshot before = timed.get(i - 1);
+      Snapshot now = timed.get(i);
+      for (Map.Entry<String, Times> e : now.cpus().entrySet()) {
+        Times then = before.cpus().get(e.getKey());
+        if (then != null) {
+          ParseResult r = use(e.getKey(), then, e.getValue(), now.ms(), 0);
+          samples.addAll(r.samples());
+          errors.addAll(r.errors());
+        }
+      }
+    }
+    String test = context.test();
+    return new ParseResult(test == null ? samples : samples.stream().map(s -> s.withTest(test)).toList(), errors);
+  }
+
+  /**
+   * One line as a CPU line ({@code cpu} or {@code cpuN} and at least four tick counts): its scope and times, an
+   * error when it looks like one but cannot be read, or {@link Row#NONE} for every other line.
+   */
+  public static Row row(String line, int lineNumber) {
+    Matcher m = ROW.matcher(line);
+    if (!line.startsWith("cpu") || !m.matches()) {
+      return Row.NONE;
+    }
+    String cpu = m.group(1).isEmpty() ? ALL : "cpu" + m.group(1);
+    String[] f = m.group(2).strip().split("\\s+");
+    if (f.length < 4) {
+      return new Row(cpu, null, new ParseError(lineNumber, cpu, "expected at least 4 tick counts (user nice system "
+          + "idle), got " + f.length));
+    }
+    long[] v = new long[8];
+    for (int i = 0; i < Math.min(8, f.length); i++) {
+      if (f[i].length() > 18 || f[i].isEmpty() || !f[i].chars().allMatch(Character::isDigit)) {
+        return new Row(cpu, null, new ParseError(lineNumber, cpu, "tick counts must be whole numbers, got '"
+            + Text.shown(f[i]) + "'"));
+      }
+      v[i] = Long.parseLong(f[i]);
+    }
+    return new Row(cpu, new Times(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]), null);
+  }
+
+  /**
+   * A CPU's use between two readings, stamped {@code ts}. A column that stepped back by a few ticks counts as 0 (per-CPU
+   * idle and iowait can, on tickless kernels); the whole time going down is a reset and gives an error.
+   */
+  public static ParseResult use(String cpu, Times before, Times now, long ts, int lineNumber) {
+    if (now.total() < before.total()) {
+      return ParseResult.error(new ParseError(lineNumber, cpu, WENT_DOWN));
+    }
+    long user = since(now.user(), before.user());
+    long nice = since(now.nice(), before.nice());
+    long system = since(now.system(), before.system());
+    long idle = since(now.idle(), before.idle());
+    long iowait = since(now.iowait(), before.iowait());
+    long irq = since(now.irq(), before.irq());
+    long softirq = since(now.softirq(), before.softirq());
+    long steal = since(now.steal(), before.steal());
+    double total = (double) user + nice + system + idle + iowait + irq + softirq + steal;
+    if (total <= 0) {
+      return ParseResult.error(new ParseError(lineNumber, cpu, "no clock tick passed between the two readings"));
+    }
+    return ParseResult.of(List.of(
+        Sample.of(BUSY, 100.0 * (total - idle - iowait) / total, Units.PERCENT, cpu, ts),
+        Sample.of(SOFTIRQ, 100.0 * softirq / total, Units.PERCENT, cpu, ts),
+        Sample.of(STEAL, 100.0 * steal / total, Units.PERCENT, cpu, ts)));
+  }
+
+  private static long since(long now, long before) {
+    return Math.max(0, now - before);
+  }
+
+  /** Snapshots without a time line: 1 s apart, the last at the reference time. */
+  private static List<Snapshot> withTimes(List<Snapshot> snapshots, ParseContext context) {
+    List<Snapshot> out = new ArrayList<>(snapshots.size());
+    for (int i = 0; i < snapshots.size(); i++) {
+      Snapshot s = snapshots.get(i);
+      long ms = s.ms() != Long.MIN_VALUE ? s.ms() : context.referenceMs() - 1000L * (snapshots.size() - 1 - i);
+      out.add(new Snapshot(ms, s.cpus()));
+    }
+    return out;
+  }
+}
