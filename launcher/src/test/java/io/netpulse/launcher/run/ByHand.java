@@ -20,7 +20,8 @@ final class ByHand {
   private ByHand() {}
 
   /** One data row of {@code sar -n DEV 1} for one interface; {@code epochMs} is the row's clock time. */
-  record SarRow(long epochMs, double rxPacketsPerS, double rxKilobytesPerS) {}
+  record SarRow(long epochMs, double rxPacketsPerS, double rxKilobytesPerS, double txPacketsPerS,
+      double txKilobytesPerS) {}
 
   /**
    * The rows of {@code iface} in the output of {@code LC_ALL=C S_TIME_FORMAT=ISO TZ=UTC sar -n DEV 1}:
@@ -51,7 +52,8 @@ final class ByHand {
       }
       previous = clock;
       long epochMs = date.atTime(clock).toInstant(ZoneOffset.UTC).toEpochMilli();
-      rows.add(new SarRow(epochMs, Double.parseDouble(f[2]), Double.parseDouble(f[4])));
+      rows.add(new SarRow(epochMs, Double.parseDouble(f[2]), Double.parseDouble(f[4]), Double.parseDouble(f[3]),
+          Double.parseDouble(f[5])));
     }
     if (date == null) {
       throw new IllegalArgumentException("no sar banner with an ISO date in: " + sarText);
@@ -64,7 +66,13 @@ final class ByHand {
     // The seed starts sar after the traffic and stops it before, so every row it averages is a whole second of
     // traffic. A row stamped W covers (W - 1 s + phase, W + phase]: it is wholly inside the window, whatever the
     // phase, when W - 1 s >= start and W + 1 s <= end (the rows netpulse counts too).
-    return rows.stream().filter(r -> r.epochMs() - 1000 >= startMs && r.epochMs() + 1000 <= endMs).toList();
+    return inWindow(rows, startMs, endMs, 1);
+  }
+
+  /** The same for {@code sar -n DEV S} (seed 002's S = 2): a row stamped W covers (W - S + phase, W + phase]. */
+  static List<SarRow> inWindow(List<SarRow> rows, long startMs, long endMs, int intervalSeconds) {
+    return rows.stream()
+        .filter(r -> r.epochMs() - 1000L * intervalSeconds >= startMs && r.epochMs() + 1000 <= endMs).toList();
   }
 
   /**
