@@ -31,7 +31,7 @@ import java.util.OptionalInt;
  * again, whatever happens.
  *
  * <p>Timeline. Traffic starts at t0 with WARMUP. With {@code stop: fixed}, MEASURING runs from
- * t0 + warmup until the clients end or t0 + the tools' time, whichever comes first.
+ * the clients' release + warmup until the clients end or the release + the tools' time, whichever comes first.
  * With {@code stop: steady}, for tests whose every value is read from
  * per-second samplers or from a tool's per-second lines streamed with their instance while the clients run
  * (netperf {@code -D 1} interim lines for its sums, iperf 2 {@code -i 1 --sum-only} rows for its sender rate),
@@ -166,12 +166,12 @@ final class RepetitionRunner {
           }
           awaitClients(stage);
         }
-        // Every client started after t0 and runs the tools' time, so until t0 + that time all of them send; past it
-        // one may have ended while another goes on (an exit is seen late; a client that began sending late ends
-        // late), and a second with only some of the clients is not the traffic measured: through a capped link
-        // rx_bandwidth read 9.6 % low so (FidelityBedTest). Not for staged clients or clients held until stopped.
+        // The clients are released together and run the tools' time, so until toolEnd all of them send; past it
+        // one may have ended while another goes on (a TCP sender draining its buffer through a capped link), and a
+        // second with only some of the clients is not the traffic measured: through a capped link rx_bandwidth
+        // read 9.6 % low so (FidelityBedTest). Not for staged clients or clients held until stopped.
         measuringEnd = lastStage == 1 && procedure.clients().stream().noneMatch(HostCommand::untilStopped)
-            ? Math.min(now(), t0 + procedure.toolSeconds() * 1000) : now();
+            ? Math.max(measuringStart, Math.min(now(), toolEnd)) : now();
       }
       if (!steadyStop) {
         // before STOPPING closes the window, so that the processor's first value has every instance's figure
