@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 /**
- * Test hosts as Linux network namespaces (DESIGN §5). Each host gets a veth pair whose root end joins a bridge in
+ * Test hosts as Linux network namespaces. Each host gets a veth pair whose root end joins a bridge in
  * the root namespace; the bridge holds .254 of a free 198.18.X.0/24 and the hosts hold .1, .2, … so the JVM
  * reaches every host and host-to-host traffic crosses the bridge. Processes started in the hosts are tracked and
  * stopped by PID on {@link #close()}, which then deletes exactly the namespaces and links this instance created.

@@ -43,7 +43,7 @@ final class ToolCommands {
 
   /**
    * {@code netperf -H host -t TEST -l seconds -p port -D 1 -- testOptions…}: {@code -D 1} is demo mode,
-   * one {@code Interim result} line per second (DESIGN §1).
+   * one {@code Interim result} line per second, which netpulse streams for its per-second view and steady state.
    */
   static RemoteCommand netperf(String host, String test, long seconds, int port, Object... testOptions) {
     Object[] head = {"-H", host, "-t", test, "-l", seconds, "-p", port, "-D", 1, "--"};

@@ -37,7 +37,7 @@ class RunFidelityTest {
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();
 
   private static final double TOLERANCE = 0.05;
-  /** sysstat's kB is 1024 bytes (DESIGN §1): kB/s × 8192 = bit/s. */
+  /** sysstat's kB is 1024 bytes: kB/s × 8192 = bit/s. */
   private static final double SAR_KB_TO_BITS = 1024 * 8;
 
   @TempDir Path dir;

@@ -22,7 +22,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class SeedByHand {
 
-  /** sysstat's kB is 1024 bytes (DESIGN §1): kB/s × 8192 = bit/s. */
+  /** sysstat's kB is 1024 bytes: kB/s × 8192 = bit/s. */
   static final double SAR_KB_TO_BITS = 1024 * 8;
   /** Seconds the clients run past sar's last row, so that every row is a second of traffic. */
   private static final int TAIL_SECONDS = 2;

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Test type → the metric(s) it reports and how a repetition's value is made, as the seeds define it
- * (DESIGN §1). Test names are matched case-insensitively with '-' read as '_'.
+ *. Test names are matched case-insensitively with '-' read as '_'.
  */
 public final class RunValueRules {
 
