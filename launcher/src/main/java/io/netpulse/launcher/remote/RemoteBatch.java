@@ -34,6 +34,10 @@ public final class RemoteBatch {
   private final boolean held;
   /** The instances' start stamps (host uptime, s), NaN until seen. */
   private final double[] startUptime;
+  /** Local time the last start stamp ({@code g}) arrived; 0 before any. */
+  private long lastStartSeenMillis;
+  /** Whose start stamp has arrived (a host without /proc/uptime sends empty ones). */
+  private final boolean[] startSeen;
   private int pids;
   private boolean batchSeen;
   private boolean ended;
@@ -54,6 +58,7 @@ public final class RemoteBatch {
     this.held = held;
     this.what = describe(processes);
     this.startUptime = new double[processes.size()];
+    this.startSeen = new boolean[processes.size()];
     java.util.Arrays.fill(startUptime, Double.NaN);
     for (RemoteProcess p : processes) {
       p.attach(() -> letGo(p));
@@ -166,6 +171,8 @@ public final class RemoteBatch {
         OptionalLong span;
         synchronized (this) {
           startUptime[instance] = parseOrNaN(rest);
+          lastStartSeenMillis = System.currentTimeMillis();
+          startSeen[instance] = true;
           notifyAll();
           span = startSpanMillis();
           report = span.isPresent() && !startedReported ? onStarted : null;
@@ -272,8 +279,16 @@ public final class RemoteBatch {
    */
   public void checkStarted(Duration check) throws RemoteFailure {
     long from;
+    try {
+      // from the last instance's start stamp, not the release: on a loaded host an instance may reach its exec
+      // (and fail there) well after the release, and a check timed from the release would miss it
+      awaitAllStarting(host.load().scale(RemoteHost.PID_STALL));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw failure("interrupted while starting " + what);
+    }
     synchronized (this) {
-      from = releasedMillis == 0 ? System.currentTimeMillis() : releasedMillis;
+      from = Math.max(releasedMillis == 0 ? System.currentTimeMillis() : releasedMillis, lastStartSeenMillis);
     }
     for (int i = 0; i < processes.size(); i++) {
       RemoteProcess p = processes.get(i);
@@ -317,6 +332,23 @@ public final class RemoteBatch {
       startedReported = true;
     }
     listener.accept(span.getAsLong());
+  }
+
+  private boolean allStartingOrEnded() {
+    for (int i = 0; i < startSeen.length; i++) {
+      if (!startSeen[i] && processes.get(i).isAlive()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Waits until every instance has sent its start stamp or ended (one that fails at the barrier sends none). */
+  private synchronized void awaitAllStarting(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!ended && System.nanoTime() < deadline && !allStartingOrEnded()) {
+      wait(Math.max(1, Math.min(50, (deadline - System.nanoTime()) / 1_000_000))); // an exit does not notify here
+    }
   }
 
   /** Waits up to {@code timeout} for every instance's start stamp; the span as {@link #startSpanMillis}. */

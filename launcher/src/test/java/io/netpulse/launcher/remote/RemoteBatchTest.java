@@ -213,12 +213,15 @@ class RemoteBatchTest {
     RemoteHost sut = hosts.host("sut");
     List<Launch> launches = List.of(launch("sleep#0", RemoteCommand.of("sleep", "1000")),
         launch("server#1", RemoteCommand.of("netpulse-no-such-tool", "-s")));
-    assertThatThrownBy(() -> sut.startBatch(launches, false)).isInstanceOf(RemoteFailure.class)
+    RemoteBatch batch = sut.startBatch(launches, false);
+    assertThatThrownBy(batch::checkStarted).isInstanceOf(RemoteFailure.class)
         .hasMessageStartingWith("host sut: server#1 (netpulse-no-such-tool) failed at start, exit 127: ")
         .hasMessageEndingWith("; netpulse-no-such-tool is not installed or not on PATH on sut: check with "
             + "preflight or run with --install-tools");
     List<RemoteProcess> sleeps = sut.processes().stream().filter(p -> p.label().equals("sleep#0")).toList();
-    assertThat(sleeps).hasSize(1).noneMatch(RemoteProcess::isAlive);
+    assertThat(sleeps).hasSize(1).allMatch(RemoteProcess::isAlive); // the start failed, not the others
+    sut.stopAll(Duration.ofSeconds(2)); // as a repetition does when a start fails
+    assertThat(sleeps).noneMatch(RemoteProcess::isAlive);
     await().atMost(Duration.ofSeconds(5)).until(() -> group(HOSTS.sut(), sleeps.get(0).pid()).isEmpty());
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertNoBatchLeft(HOSTS.sut()));
   }
