@@ -24,7 +24,6 @@ public final class ProcNetDevParser implements OutputParser {
   public static final String FORMAT = "proc-net-dev";
   public static final String WENT_DOWN = "a counter went down (reset or wrap): no rate";
 
-  private static final Pattern EPOCH = Pattern.compile("#?\\s*(\\d{9,10}(?:\\.\\d+)?|\\d{12,13})");
   private static final Pattern ROW = Pattern.compile("([^\\s:]+):\\s*(.*)");
 
   /** One interface's cumulative counters, as /proc/net/dev gives them (bytes, packets). */
@@ -63,12 +62,9 @@ public final class ProcNetDevParser implements OutputParser {
         continue;
       }
       String line = Text.clean(raw);
-      Matcher epoch = EPOCH.matcher(line);
-      if (epoch.matches()) {
-        String t = epoch.group(1);
-        // milliseconds are 12-13 digits; seconds 9-10 with a fraction ("1796126132.50" is seconds, too)
-        pendingTime = t.indexOf('.') < 0 && t.length() >= 12 ? Long.parseLong(t)
-            : Math.round(Double.parseDouble(t) * 1000.0);
+      Long epoch = Text.epochMillis(line);
+      if (epoch != null) {
+        pendingTime = epoch;
         continue;
       }
       if (line.startsWith("Inter-|")) {
@@ -96,7 +92,7 @@ public final class ProcNetDevParser implements OutputParser {
    * but cannot be read, or {@link Row#NONE} for headers, time lines and blank lines.
    */
   public static Row row(String line, int lineNumber) {
-    if (line.isEmpty() || line.startsWith("Inter-|") || line.startsWith("face |") || EPOCH.matcher(line).matches()) {
+    if (line.isEmpty() || line.startsWith("Inter-|") || line.startsWith("face |") || Text.isEpochLine(line)) {
       return Row.NONE;
     }
     Matcher row = ROW.matcher(line);

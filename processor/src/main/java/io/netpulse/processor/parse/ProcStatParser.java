@@ -35,7 +35,6 @@ public final class ProcStatParser implements OutputParser {
   public static final String WENT_DOWN = "the CPU's time went down (a reboot or a counter reset): no use";
 
   private static final Set<String> METRICS = Set.of(BUSY, SOFTIRQ, STEAL);
-  private static final Pattern EPOCH = Pattern.compile("#?\\s*(\\d{9,10}(?:\\.\\d+)?|\\d{12,13})");
   private static final Pattern ROW = Pattern.compile("cpu(\\d{0,6})\\s+(.*)");
 
   /**
@@ -81,12 +80,9 @@ public final class ProcStatParser implements OutputParser {
         continue;
       }
       String line = Text.clean(raw);
-      Matcher epoch = EPOCH.matcher(line);
-      if (epoch.matches()) {
-        String t = epoch.group(1);
-        // milliseconds are 12-13 digits; seconds 9-10 with a fraction ("1796126132.50" is seconds, too)
-        pendingTime = t.indexOf('.') < 0 && t.length() >= 12 ? Long.parseLong(t)
-            : Math.round(Double.parseDouble(t) * 1000.0);
+      Long epoch = Text.epochMillis(line);
+      if (epoch != null) {
+        pendingTime = epoch;
         continue;
       }
       Row row = row(line, n);

@@ -72,4 +72,23 @@ final class Text {
   static String shown(String s) {
     return s.length() <= MAX_SHOWN ? s : s.substring(0, MAX_SHOWN) + "...";
   }
+
+  /** A snapshot's time line, {@code # <epoch>}: seconds (9-10 digits, maybe a fraction) or milliseconds (12-13). */
+  private static final Pattern EPOCH_LINE = Pattern.compile("#?\\s*(\\d{9,10}(?:\\.\\d+)?|\\d{12,13})");
+
+  /** Whether a cleaned line is a snapshot's time line. */
+  static boolean isEpochLine(String line) {
+    return EPOCH_LINE.matcher(line).matches();
+  }
+
+  /** The epoch ms of a time line, or null when {@code line} is not one. */
+  static Long epochMillis(String line) {
+    java.util.regex.Matcher m = EPOCH_LINE.matcher(line);
+    if (!m.matches()) {
+      return null;
+    }
+    String t = m.group(1);
+    // milliseconds are 12-13 digits; seconds 9-10 with a fraction ("1796126132.50" is seconds, too)
+    return t.indexOf('.') < 0 && t.length() >= 12 ? Long.parseLong(t) : Math.round(Double.parseDouble(t) * 1000.0);
+  }
 }
