@@ -102,10 +102,10 @@ public final class CompareCommand implements Callable<Integer> {
   }
 
   /**
-   * A file by its name: one that exists, or a name no execution, plan or selector has (a path or a .json name), so
-   * that a mistyped file name says "no such file" rather than "no such plan".
+   * A file by its name: one that exists, or a name no execution, plan or selector has (a path or a .json name, no
+   * '='), so that a mistyped file name says "no such file" rather than "no such plan".
    */
   private static boolean isFile(String arg) {
-    return Files.exists(Path.of(arg)) || arg.endsWith(".json") || arg.contains("/");
+    return Files.exists(Path.of(arg)) || !arg.contains("=") && (arg.endsWith(".json") || arg.contains("/"));
   }
 }
