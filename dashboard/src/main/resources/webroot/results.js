@@ -51,11 +51,19 @@
     }));
   }
 
+  /** Verdicts as netpulse compare gives them (Welch's test at 0.05, the metric's direction): B's, against A. */
+  function verdictClass(verdict) {
+    return verdict === 'better' ? 'better' : verdict === 'worse' ? 'worse' : undefined;
+  }
+
   function renderCompare(comparison) {
     $('compare').tBodies[0].replaceChildren(...comparison.rows.map((row) => {
       const tr = el('tr');
       tr.append(el('td', row.test), el('td', row.metric), el('td', withCi(row.a), 'num'), el('td', withCi(row.b), 'num'),
-        el('td', row.ratio === null || row.ratio === undefined ? '—' : row.ratio.toFixed(3), 'num'), el('td', row.unit));
+        el('td', row.ratio === null || row.ratio === undefined ? '—' : row.ratio.toFixed(3), 'num'),
+        el('td', row.p === null || row.p === undefined ? '—' : (row.p < 0.0001 ? '<0.0001' : row.p.toFixed(4)), 'num'),
+        el('td', row.verdict ? row.verdict + ' (' + row.direction + ')' : '—', verdictClass(row.verdict)),
+        el('td', row.unit));
       return tr;
     }));
   }

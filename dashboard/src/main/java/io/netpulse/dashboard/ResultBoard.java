@@ -1,5 +1,7 @@
 package io.netpulse.dashboard;
 
+import io.netpulse.common.compare.MetricCatalog;
+import io.netpulse.common.compare.MetricComparison;
 import io.netpulse.common.event.ResultEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -55,16 +57,34 @@ final class ResultBoard {
   }
 
   /**
-   * A row of a comparison.
+   * A row of a comparison, judged as {@code netpulse compare} judges it (the statistics and the metric catalog of
+   * {@link io.netpulse.common.compare}): Welch's p and B's verdict, which knows whether the metric is better higher
+   * or lower.
    *
-   * @param ratio b's mean ÷ a's mean, null unless both are there and a's is not zero
+   * @param ratio     b's mean ÷ a's mean, null unless both are there and a's is not zero
+   * @param p         Welch's two-sided p-value, null unless both have two or more repetitions in the same unit
+   * @param verdict   better, worse, no significant difference, not enough repetitions; null unless both are there
+   * @param direction which way the metric improves, e.g. "higher is better"
    */
-  record Comparison(String test, String metric, String unit, ResultEvent a, ResultEvent b, Double ratio) {
+  record Comparison(String test, String metric, String unit, ResultEvent a, ResultEvent b, Double ratio, Double p,
+      String verdict, String direction) {
     static Comparison of(ResultEvent a, ResultEvent b) {
       ResultEvent any = a != null ? a : b;
       Double ratio = a != null && b != null && a.mean() != 0 && Objects.equals(a.unit(), b.unit())
           ? b.mean() / a.mean() : null;
-      return new Comparison(any.test(), any.metric(), any.unit(), a, b, ratio);
+      Double p = null;
+      String verdict = null;
+      if (a != null && b != null && Objects.equals(a.unit(), b.unit()) && a.values() != null && b.values() != null) {
+        MetricComparison c = MetricComparison.of(any.test(), any.metric(), any.unit(), values(a), values(b));
+        p = c.welch() == null ? null : c.welch().p();
+        verdict = c.verdict().text();
+      }
+      return new Comparison(any.test(), any.metric(), any.unit(), a, b, ratio, p, verdict,
+          MetricCatalog.direction(any.metric(), any.unit()).text());
+    }
+
+    private static double[] values(ResultEvent r) {
+      return r.values().values().stream().mapToDouble(Double::doubleValue).toArray();
     }
   }
 }

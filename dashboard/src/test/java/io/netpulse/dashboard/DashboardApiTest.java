@@ -102,6 +102,9 @@ class DashboardApiTest {
           assertThat(compare.path("rows")).hasSize(1);
           assertThat(compare.path("rows").get(0).path("ratio").asDouble()).isCloseTo(9.0e9 / 4.1e9,
               org.assertj.core.data.Offset.offset(1e-9));
+          // one repetition each: no test, and the verdict says so (ResultBoardCompareTest has the others)
+          assertThat(compare.path("rows").get(0).path("verdict").asText()).isEqualTo("not enough repetitions");
+          assertThat(compare.path("rows").get(0).path("direction").asText()).isEqualTo("higher is better");
           assertThat(get(base + "api/compare?a=small").statusCode()).isEqualTo(400);
 
           JsonNode hosts = getJson(base + "api/hosts", new TypeReference<>() {});

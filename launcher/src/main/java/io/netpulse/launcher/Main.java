@@ -2,9 +2,11 @@ package io.netpulse.launcher;
 
 import io.netpulse.launcher.cli.CleanupCommand;
 import io.netpulse.launcher.cli.CollectorCommand;
+import io.netpulse.launcher.cli.CompareCommand;
 import io.netpulse.launcher.cli.DashboardCommand;
 import io.netpulse.launcher.cli.DemoCommand;
 import io.netpulse.launcher.cli.EnvHelp;
+import io.netpulse.launcher.cli.ExportCommand;
 import io.netpulse.launcher.cli.NetpulseCommand;
 import io.netpulse.launcher.cli.ParseCommand;
 import io.netpulse.launcher.cli.ProcessorCommand;
@@ -33,6 +35,8 @@ public final class Main {
         .addSubcommand(new ParseCommand())
         .addSubcommand(new RunCommand())
         .addSubcommand(new ReportCommand())
+        .addSubcommand(new ExportCommand())
+        .addSubcommand(new CompareCommand())
         .addSubcommand(new CollectorCommand())
         .addSubcommand(new TopicsCommand())
         .addSubcommand(new BenchCommand())

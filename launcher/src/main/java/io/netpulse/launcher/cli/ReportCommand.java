@@ -1,13 +1,12 @@
 package io.netpulse.launcher.cli;
 
-import io.netpulse.common.embedded.EmbeddedKafka;
-import io.netpulse.common.embedded.EmbeddedStartException;
 import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.PlanError;
 import io.netpulse.launcher.plan.PlanException;
 import io.netpulse.launcher.plan.PlanLoader;
 import io.netpulse.launcher.plan.TestSpec;
+import io.netpulse.launcher.report.Archive;
 import io.netpulse.launcher.report.PlanReport;
 import io.netpulse.launcher.report.ReportFormat;
 import io.netpulse.launcher.report.ReportReader;
@@ -42,7 +41,8 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "PLAN", description = "plan file (YAML; its name is used) or plan name")
+  @Parameters(index = "0", paramLabel = "PLAN", description = "plan file (YAML; its name is used), plan name, or an "
+      + "archive file written by 'netpulse export' (read with no Kafka)")
   String plan;
 
   @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "html",
@@ -69,18 +69,12 @@ public final class ReportCommand implements Callable<Integer> {
     if (timeoutSeconds < 1) {
       throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1 second, got " + timeoutSeconds);
     }
-    Plan planFile = planFile(err);
-    String name = planFile != null ? planFile.name() : plan;
+    Archive archive = archiveFile();
+    Plan planFile = archive == null ? planFile(err) : null;
+    String name = archive != null ? archive.plan() : planFile != null ? planFile.name() : plan;
     List<String> order = planFile != null ? planFile.tests().stream().map(TestSpec::name).toList() : List.of();
-    PlanReport report;
-    java.util.Optional<KafkaConnection> external = source.externalKafka();
-    if (external.isPresent()) {
-      report = read(external.get(), name, order, err);
-    } else {
-      try (EmbeddedKafka kafka = embeddedKafka()) {
-        report = read(kafka.connection(), name, order, err);
-      }
-    }
+    PlanReport report = archive != null ? archive.report()
+        : source.withKafka(null, kafka -> read(kafka, name, order, err));
     write(seedFigures ? report.withSeedFigures() : report, name, err);
     return 0;
   }
@@ -96,20 +90,28 @@ public final class ReportCommand implements Callable<Integer> {
     return report;
   }
 
-  /** The data of an earlier run with the embedded broker stays under --data-dir: read it there. */
-  private EmbeddedKafka embeddedKafka() {
-    Path logs = source.dataDir.resolve("kafka");
-    if (!Files.isDirectory(logs)) {
-      throw new UserError("no --bootstrap-servers given and no embedded Kafka data in " + logs
-          + " (give --bootstrap-servers, or the --data-dir of the run)");
+  /**
+   * The archive when PLAN names a file 'netpulse export' wrote (JSON with its format field), null otherwise; a
+   * .json file that is not one is an error rather than a plan.
+   */
+  private Archive archiveFile() {
+    Path file = Path.of(plan);
+    if (!Files.isRegularFile(file)) {
+      return null;
     }
-    try {
-      return EmbeddedKafka.start(source.dataDir, source.kafkaPort);
-    } catch (EmbeddedStartException e) {
-      // most often a running 'netpulse run' or demo holds the data dir: read through its broker instead
-      throw new UserError(e.getMessage() + " (if a netpulse run or demo is using " + source.dataDir
-          + ", give --bootstrap-servers with the broker address it printed)");
+    boolean json = plan.endsWith(".json");
+    if (!json) {
+      try (java.io.Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        int c;
+        do {
+          c = r.read();
+        } while (c >= 0 && Character.isWhitespace(c));
+        json = c == '{' && Archive.is(Archive.readJson(file)); // YAML flow style may start with '{' too
+      } catch (IOException | UserError e) {
+        return null; // not an archive: read as a plan, whose errors say what is wrong
+      }
     }
+    return json ? Archive.read(file) : null;
   }
 
   /** The plan when PLAN names a file, null when it is a plan's name. */

@@ -1,6 +1,12 @@
 package io.netpulse.launcher.cli;
 
+import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.common.embedded.EmbeddedStartException;
+import io.netpulse.common.kafka.KafkaConnection;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Function;
 import picocli.CommandLine.Option;
 
 /**
@@ -32,5 +38,36 @@ public final class ReportKafkaOptions extends KafkaOptions {
   public void validate() {
     super.validate();
     OptionChecks.requirePort(kafkaPort, "--kafka-port");
+  }
+
+  /**
+   * Runs {@code read} against the external Kafka, or else against a broker started on the embedded data of an
+   * earlier run under --data-dir (stopped after).
+   */
+  public <T> T withKafka(String command, Function<KafkaConnection, T> read) {
+    Optional<KafkaConnection> external = externalKafka();
+    if (external.isPresent()) {
+      return read.apply(external.get());
+    }
+    try (EmbeddedKafka kafka = embeddedKafka(command)) {
+      return read.apply(kafka.connection());
+    }
+  }
+
+  /** The data of an earlier run with the embedded broker stays under --data-dir: read it there. */
+  private EmbeddedKafka embeddedKafka(String command) {
+    Path logs = dataDir.resolve("kafka");
+    if (!Files.isDirectory(logs)) {
+      throw new UserError("no --bootstrap-servers given and no embedded Kafka data in " + logs
+          + " (give --bootstrap-servers, or the --data-dir of the run)");
+    }
+    try {
+      return EmbeddedKafka.start(dataDir, kafkaPort);
+    } catch (EmbeddedStartException e) {
+      // most often a running 'netpulse run' or demo holds the data dir: read through its broker instead
+      throw new UserError(e.getMessage() + " (if a netpulse run or demo is using " + dataDir
+          + ", give --bootstrap-servers with the broker address it printed" + (command == null ? "" : " to " + command)
+          + ")");
+    }
   }
 }

@@ -45,18 +45,57 @@ public final class ReportReader {
    * @throws UserError when {@code results} holds nothing for the plan
    */
   public PlanReport read(String plan, List<String> testOrder) {
-    Map<String, ResultEvent> latest = new LinkedHashMap<>();
-    snapshot.read(topics.results(), ResultEvent.class, (key, r) -> {
-      if (r == null) {
-        latest.remove(key); // a tombstone: the key was deleted
-      } else if (plan.equals(r.plan()) && r.test() != null && r.metric() != null && r.values() != null) {
-        latest.put(r.key(), r);
-      }
-    });
+    Map<String, ResultEvent> latest = latestResults(r -> plan.equals(r.plan()));
     if (latest.isEmpty()) {
       throw new UserError("no results for plan '" + plan + "' on " + topics.results()
           + " (run it first with 'netpulse run', or check the plan name, --bootstrap-servers and --topic-prefix)");
     }
+    return report(plan, latest, testOrder);
+  }
+
+  /**
+   * The report of one execution ({@code PLAN-yyyyMMddTHHmmssZ}): its results only, whichever plan it belongs to.
+   *
+   * @throws UserError when {@code results} holds nothing of it
+   */
+  public PlanReport readExecution(String execution) {
+    Map<String, ResultEvent> latest = latestResults(r -> execution.equals(r.execution()));
+    if (latest.isEmpty()) {
+      throw new UserError("no results of execution '" + execution + "' on " + topics.results()
+          + " (the topic keeps only each plan's latest execution until the results are kept per execution; check "
+          + "the execution id as 'netpulse run' printed it, --bootstrap-servers and --topic-prefix)");
+    }
+    return report(latest.values().iterator().next().plan(), latest, List.of());
+  }
+
+  /** The latest result per plan/execution/test/metric among those {@code wanted}. */
+  private Map<String, ResultEvent> latestResults(java.util.function.Predicate<ResultEvent> wanted) {
+    Map<String, ResultEvent> latest = new LinkedHashMap<>();
+    Map<String, String> byRecordKey = new java.util.HashMap<>();
+    snapshot.read(topics.results(), ResultEvent.class, (key, r) -> {
+      if (r == null) {
+        String dropped = byRecordKey.remove(key); // a tombstone: the key was deleted
+        if (dropped != null) {
+          latest.remove(dropped);
+        }
+      } else if (wanted.test(r) && r.test() != null && r.metric() != null && r.values() != null) {
+        String k = r.key() + "/" + r.execution();
+        latest.put(k, r);
+        byRecordKey.put(key, k);
+      }
+    });
+    if (latest.values().stream().map(ResultEvent::execution).distinct().count() > 1) {
+      // a plan's results from several executions: each test's latest execution, as the compacted topic keeps it
+      Map<String, ResultEvent> newest = new LinkedHashMap<>();
+      for (ResultEvent r : latest.values()) {
+        newest.merge(r.key(), r, (x, y) -> y.ts() >= x.ts() ? y : x);
+      }
+      return newest;
+    }
+    return latest;
+  }
+
+  private PlanReport report(String plan, Map<String, ResultEvent> latest, List<String> testOrder) {
     Set<String> runIds = new HashSet<>();
     latest.values().forEach(r -> runIds.addAll(r.runs() == null ? List.of() : r.runs()));
     RunLifecycles lifecycles = new RunLifecycles();

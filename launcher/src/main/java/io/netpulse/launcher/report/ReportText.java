@@ -8,7 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /** Numbers, times and escaping shared by the report formats. */
-final class ReportText {
+public final class ReportText {
 
   private static final DateTimeFormatter UTC =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -16,7 +16,7 @@ final class ReportText {
   private ReportText() {}
 
   /** As the run's result table prints them ({@link ResultTable#number}); "-" for none. */
-  static String number(Double v) {
+  public static String number(Double v) {
     return v == null ? "-" : ResultTable.number(v);
   }
 
@@ -59,7 +59,7 @@ final class ReportText {
    * A table cell of Markdown: '|' would end the cell, '<' and '&' start HTML that renderers pass through,
    * '`', '*', '[' and ']' start code, emphasis and links; a line break would end the row.
    */
-  static String markdown(String s) {
+  public static String markdown(String s) {
     if (s == null) {
       return "-";
     }

@@ -25,21 +25,21 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * reading starts, read_committed (only what the processor's transactions committed). No consumer group:
  * a report only looks, it must never take partitions from the processor or commit offsets.
  */
-final class TopicSnapshot {
+public final class TopicSnapshot {
 
   private final KafkaConnection kafka;
   private final String bootstrapServers;
   private final Duration timeout;
   private int unreadable;
 
-  TopicSnapshot(KafkaConnection kafka, Duration timeout) {
+  public TopicSnapshot(KafkaConnection kafka, Duration timeout) {
     this.kafka = kafka;
     this.bootstrapServers = kafka.bootstrapServers();
     this.timeout = timeout;
   }
 
   /** Every record of {@code topic}; tombstones arrive with a null value. A missing topic reads as empty. */
-  <V> void read(String topic, Class<V> type, BiConsumer<String, V> each) {
+  public <V> void read(String topic, Class<V> type, BiConsumer<String, V> each) {
     read(topic, type, -1, Long.MAX_VALUE, each);
   }
 
@@ -48,7 +48,7 @@ final class TopicSnapshot {
    * partition shows one stamped after {@code untilMs}: rates are a long topic, stamped with their window's
    * start and written in about that order, and a report needs only its runs' seconds.
    */
-  <V> void read(String topic, Class<V> type, long fromMs, long untilMs, BiConsumer<String, V> each) {
+  public <V> void read(String topic, Class<V> type, long fromMs, long untilMs, BiConsumer<String, V> each) {
     long deadline = System.nanoTime() + timeout.toNanos();
     try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(properties(), new StringDeserializer(),
         new ByteArrayDeserializer())) {
@@ -108,7 +108,7 @@ final class TopicSnapshot {
   }
 
   /** Records skipped because they were not JSON of the topic's event. */
-  int unreadable() {
+  public int unreadable() {
     return unreadable;
   }
 

@@ -1,0 +1,11 @@
+package io.netpulse.launcher.compare;
+
+/**
+ * Where one side of a comparison comes from: a file (an archive, {@code run --output json}) or the results topic (a
+ * plan's latest execution, an execution id, a label selector). Each reads once and fails with a
+ * {@link io.netpulse.launcher.cli.UserError} naming what it read and what is wrong.
+ */
+public interface ResultSource {
+
+  ExecutionResults read();
+}
