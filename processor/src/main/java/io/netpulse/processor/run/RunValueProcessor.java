@@ -92,6 +92,15 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     if (e.execution() != null) {
       rep.execution = e.execution();
     }
+    if (e.labels() != null) {
+      rep.labels = e.labels();
+    }
+    if (e.hostFacts() != null) {
+      rep.hostFacts = e.hostFacts();
+    }
+    if (e.repetitions() != null) {
+      rep.repetitionsPlanned = e.repetitions();
+    }
     boolean closes = false;
     if (e.phase() == RunEvent.Phase.MEASURING) {
       if (rep.start == 0) {

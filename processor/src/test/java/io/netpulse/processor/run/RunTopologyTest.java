@@ -308,7 +308,7 @@ class RunTopologyTest {
     assertThat(v.iface()).isEqualTo("veth0");
     assertThat(v.inputs()).isEqualTo(5);
     assertThat(v.test()).isEqualTo("into-b");
-    assertThat(v.resultKey()).isEqualTo("plan-a/into-b/rx_bps");
+    assertThat(v.resultKey()).isEqualTo("plan-a//into-b/rx_bps");
     assertThat(values.isEmpty()).isTrue();
   }
 
@@ -322,7 +322,7 @@ class RunTopologyTest {
     typedPhase("run-11", "large", "rx_pps", "sut", "eth0", Phase.DONE, T + 5_000);
     Map<String, Double> byKey = new LinkedHashMap<>();
     values.readKeyValuesToList().forEach(kv -> byKey.put(kv.key, kv.value.value()));
-    assertThat(byKey).containsExactly(Map.entry("plan-a/small/rx_pps", 100.0), Map.entry("plan-a/large/rx_pps", 700.0));
+    assertThat(byKey).containsExactly(Map.entry("plan-a//small/rx_pps", 100.0), Map.entry("plan-a//large/rx_pps", 700.0));
   }
 
   /**
@@ -384,7 +384,7 @@ class RunTopologyTest {
     assertThat(out.get("1/rtt_avg_ms").value()).isEqualTo(0.070);
     assertThat(out.get("1/tcp_lat_us").unit()).isEqualTo("us");
     assertThat(out.get("1/rtt_avg_ms").unit()).isEqualTo("ms");
-    assertThat(out.get("1/rtt_avg_ms").resultKey()).isEqualTo("plan-a/lat/rtt_avg_ms");
+    assertThat(out.get("1/rtt_avg_ms").resultKey()).isEqualTo("plan-a//lat/rtt_avg_ms");
   }
 
   @Test
