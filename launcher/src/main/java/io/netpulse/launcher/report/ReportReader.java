@@ -45,14 +45,17 @@ public final class ReportReader {
    * @throws UserError when {@code results} holds nothing for the plan
    */
   public PlanReport read(String plan, List<String> testOrder) {
-    Map<String, ResultEvent> latest = new LinkedHashMap<>();
+    // results keeps every execution's (schema 2 keys plan/execution/test/metric): the newest per test and metric
+    Map<String, ResultEvent> byKey = new LinkedHashMap<>();
     snapshot.read(topics.results(), ResultEvent.class, (key, r) -> {
       if (r == null) {
-        latest.remove(key); // a tombstone: the key was deleted
+        byKey.remove(key); // a tombstone: the key was deleted
       } else if (plan.equals(r.plan()) && r.test() != null && r.metric() != null && r.values() != null) {
-        latest.put(r.key(), r);
+        byKey.put(key, r);
       }
     });
+    Map<String, ResultEvent> latest = new LinkedHashMap<>();
+    byKey.values().forEach(r -> latest.merge(r.latestKey(), r, (old, r2) -> r2.supersedes(old) ? r2 : old));
     if (latest.isEmpty()) {
       throw new UserError("no results for plan '" + plan + "' on " + topics.results()
           + " (run it first with 'netpulse run', or check the plan name, --bootstrap-servers and --topic-prefix)");
