@@ -71,7 +71,8 @@ public final class PlanExecution {
   public ExecutionReport execute() {
     long t0 = System.currentTimeMillis();
     String execution = RunIds.execution(plan.name(), Instant.ofEpochMilli(t0));
-    progress.message("netpulse run: plan " + plan.name() + ", execution " + execution);
+    progress.message("netpulse run: plan " + plan.name() + ", execution " + execution
+        + (plan.labels().isEmpty() ? "" : ", labels " + ResultTable.labels(plan.labels())));
     List<TestReport> reports = new ArrayList<>();
     HostChecks checks = new HostChecks(plan, settings, progress);
     try (RunPublisher publisher = new RunPublisher(kafka, topics);
