@@ -22,7 +22,7 @@ import java.util.SortedMap;
  * @param labels     the plan's labels (instance type, region, image, ...); empty when none, null when unknown
  * @param hostFacts  what preflight found on the test's hosts; empty when unknown
  * @param finalResult true on the last update of the test in its execution: all planned repetitions have a value,
- *                   or the last planned repetition has one (an earlier one failed); JSON {@code final}
+ *                   or the last planned repetition has one (an earlier one failed) or failed; JSON {@code final}
  * @param repetitionsPlanned the test's planned repetitions; null when the launcher did not say (older producers)
  * @param repetitionsCompleted repetitions with a value (= n)
  */

@@ -14,6 +14,8 @@ package io.netpulse.common.event;
  * @param labels      the plan's labels from the run's lifecycle, null when unknown
  * @param hostFacts   the test's hosts' facts from the run's PREPARING event, null when unknown
  * @param repetitionsPlanned the test's planned repetitions, null when unknown
+ * @param endOfTest   true on a marker that carries no value: the test's last planned repetition failed, so the
+ *                    execution's result of this metric is final as it stands; null or false on values
  */
 public record RunValue(
     int schema,
@@ -32,7 +34,8 @@ public record RunValue(
     String execution,
     java.util.Map<String, String> labels,
     java.util.List<HostInfo> hostFacts,
-    Integer repetitionsPlanned) {
+    Integer repetitionsPlanned,
+    Boolean endOfTest) {
 
   /** 2: keyed per execution; labels, hostFacts, repetitionsPlanned. */
   public static final int SCHEMA = 2;
@@ -41,7 +44,20 @@ public record RunValue(
   public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
       String unit, String host, String iface, long inputs, long windowStart, long windowEnd, String execution) {
     this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd,
-        execution, null, null, null);
+        execution, null, null, null, null);
+  }
+
+  /** A value with provenance. */
+  public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
+      String unit, String host, String iface, long inputs, long windowStart, long windowEnd, String execution,
+      java.util.Map<String, String> labels, java.util.List<HostInfo> hostFacts, Integer repetitionsPlanned) {
+    this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd,
+        execution, labels, hostFacts, repetitionsPlanned, null);
+  }
+
+  /** Whether this is an end-of-test marker rather than a value. */
+  public boolean marker() {
+    return Boolean.TRUE.equals(endOfTest);
   }
 
   /** Without an execution. */

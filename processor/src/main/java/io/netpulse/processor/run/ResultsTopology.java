@@ -54,7 +54,9 @@ public final class ResultsTopology {
             Materialized.<String, Accumulated, KeyValueStore<Bytes, byte[]>>as(STORE)
                 .withKeySerde(Serdes.String()).withValueSerde(ProcessorSerdes.json(Accumulated.class)));
     KTable<String, ResultEvent> results = table.mapValues(Accumulated::toResult, Named.as("results-events"));
-    KStream<String, ResultEvent> changes = results.toStream(Named.as("results-changes"));
+    // a test whose repetitions all failed has only end-of-test markers: no result to send
+    KStream<String, ResultEvent> changes = results.toStream(Named.as("results-changes"))
+        .filter((key, r) -> r == null || r.n() > 0, Named.as("results-with-values"));
     changes.to(topics.results(), Produced.with(Serdes.String(), ProcessorSerdes.json(ResultEvent.class)).withName("results-out"));
     // a late replay of an older execution must not take the newest's place: the newer execution wins
     changes.filter((key, r) -> r != null, Named.as("results-present"))
@@ -84,7 +86,14 @@ public final class ResultsTopology {
     public List<HostInfo> hostFacts;
     public Integer repetitionsPlanned;
 
+    /** The test's last planned repetition failed: final with the values there are. */
+    public boolean ended;
+
     Accumulated add(RunValue v) {
+      if (v.marker()) {
+        ended = true; // with no value yet it stays without a result (filtered out downstream)
+        return this;
+      }
       plan = v.plan();
       test = v.test();
       metric = v.metric();
@@ -110,14 +119,18 @@ public final class ResultsTopology {
 
     /**
      * Final once every planned repetition has a value, or the last planned one has (an earlier one failed and
-     * will not come); unknown plans (older producers) never are.
+     * will not come), or the last planned one failed; unknown plans (older producers) never are.
      */
     boolean isFinal() {
-      return repetitionsPlanned != null && !values.isEmpty()
-          && (values.size() >= repetitionsPlanned || values.lastKey() >= repetitionsPlanned);
+      return !values.isEmpty() && (ended || repetitionsPlanned != null
+          && (values.size() >= repetitionsPlanned || values.lastKey() >= repetitionsPlanned));
     }
 
     ResultEvent toResult() {
+      if (values.isEmpty()) { // only end-of-test markers: n = 0, never sent
+        return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, new TreeMap<>(), 0, 0, null, null,
+            List.of(), List.of(), ts, execution, labels, hostFacts, false, repetitionsPlanned, 0);
+      }
       ThreeRunStats stats = ThreeRunStats.of(values.values());
       return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, new TreeMap<>(values), stats.n(),
           stats.mean(), stats.stddev(), stats.ci95(), new ArrayList<>(hosts), new ArrayList<>(runs), ts, execution,

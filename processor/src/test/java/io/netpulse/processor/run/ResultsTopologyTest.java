@@ -113,6 +113,26 @@ class ResultsTopologyTest {
   }
 
   @Test
+  void aFailedLastRepetitionMakesTheResultFinalAndATestWithoutValuesGivesNone() {
+    value("plan-a-20261130T080000Z", 1, 10, java.util.Map.of(), 2);
+    marker("plan-a-20261130T080000Z", 2); // repetition 2 of 2 failed
+    List<ResultEvent> out = results.readValuesToList();
+    assertThat(out).extracting(ResultEvent::finalResult).containsExactly(false, true);
+    assertThat(out.get(1).n()).isEqualTo(1);
+    assertThat(out.get(1).repetitionsCompleted()).isEqualTo(1);
+    marker("plan-a-20261130T090000Z", 2); // every repetition failed: nothing to send
+    assertThat(results.isEmpty()).isTrue();
+    assertThat(latestResults.readValuesToList()).extracting(ResultEvent::execution)
+        .containsOnly("plan-a-20261130T080000Z");
+  }
+
+  private void marker(String execution, int repetition) {
+    RunValue m = new RunValue(RunValue.SCHEMA, execution + "-r" + repetition, "plan-a", "rx_bandwidth", repetition,
+        "rx_bps", 0, "bit/s", null, "eth0", 0, 0, 1000, execution, java.util.Map.of(), List.of(), 2, true);
+    values.pipeInput(m.resultKey(), m);
+  }
+
+  @Test
   void threeRepetitionsGiveMeanSampleStddevAndStudentTInterval() {
     value(1, 10, "sut");
     ResultEvent one = results.readValue();

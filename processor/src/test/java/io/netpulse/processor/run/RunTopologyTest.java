@@ -312,6 +312,43 @@ class RunTopologyTest {
     assertThat(values.isEmpty()).isTrue();
   }
 
+  /**
+   * The launcher's labels, host facts (PREPARING) and planned repetitions go on with each value; the last planned
+   * repetition failing while it measured gives an end-of-test marker per metric instead of a value.
+   */
+  @Test
+  void valuesCarryTheProvenanceAndAFailedLastRepetitionEndsTheTest() {
+    Map<String, String> labels = Map.of("instance_type", "c7.large");
+    List<io.netpulse.common.event.HostInfo> facts = List.of(new io.netpulse.common.event.HostInfo("sut", "6.1",
+        "cpu", 2, 1L, "eth0", "ena", 1, 1, 1500, null, Map.of()));
+    String exec = "plan-a-20261201T100000Z";
+    for (int rep = 1; rep <= 2; rep++) {
+      String run = exec + "-r" + rep;
+      long t = T + rep * 10_000L;
+      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, Phase.PREPARING, t,
+          null, "rx_pps", "sut", "eth0", exec, null).withPlanLabels(labels, 2).withHostFacts(facts)), t);
+      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, Phase.MEASURING, t + 1,
+          null, "rx_pps", "sut", "eth0", exec, null).withPlanLabels(labels, 2)), t + 1);
+      sample(Sample.of("rx_pps", 100 * rep, "packets/s", "eth0", t + 1_000).withOrigin("sut", run, "sar-dev"));
+      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep,
+          rep == 1 ? Phase.DONE : Phase.FAILED, t + 2_000, rep == 1 ? null : "client died", "rx_pps", "sut", "eth0",
+          exec, null).withPlanLabels(labels, 2)), t + 2_000);
+    }
+    List<RunValue> out = values.readValuesToList();
+    assertThat(out).hasSize(2);
+    RunValue value = out.get(0);
+    assertThat(value.marker()).isFalse();
+    assertThat(value.value()).isEqualTo(100.0);
+    assertThat(value.labels()).isEqualTo(labels);
+    assertThat(value.hostFacts()).isEqualTo(facts);
+    assertThat(value.repetitionsPlanned()).isEqualTo(2);
+    assertThat(value.resultKey()).isEqualTo("plan-a/" + exec + "/pps/rx_pps");
+    RunValue marker = out.get(1);
+    assertThat(marker.marker()).isTrue();
+    assertThat(marker.repetition()).isEqualTo(2);
+    assertThat(marker.resultKey()).isEqualTo(value.resultKey());
+  }
+
   @Test
   void twoTestsOfOneTypeInOnePlanGiveTwoResultKeys() {
     typedPhase("run-11", "small", "rx_pps", "sut", "eth0", Phase.MEASURING, T);
