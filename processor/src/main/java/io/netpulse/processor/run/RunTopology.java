@@ -39,8 +39,12 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class RunTopology {
 
-  /** A lifecycle event is a few hundred bytes; its reason is one message. Run state holds each one it reads. */
-  static final int MAX_RUN_EVENT_BYTES = 64 * 1024;
+  /**
+   * A lifecycle event is a few hundred bytes; its reason is one message. A PREPARING event also carries its test's
+   * hosts' facts, a few KiB each with ethtool's offloads: room for a hundred client hosts. Run state holds each one
+   * it reads.
+   */
+  static final int MAX_RUN_EVENT_BYTES = 512 * 1024;
 
   private final Topics topics;
   private final SteadyConfig steadyDefaults;
