@@ -3,7 +3,7 @@ package io.netpulse.common.event;
 /**
  * Lifecycle of one repetition of one test of a plan, keyed by run id on {@code runs}.
  *
- * @param test  the test's name, unique within its plan: the results key is plan/test/metric and tool
+ * @param test  the test's name, unique within its plan: the results key is plan/execution/test/metric and tool
  *              output names its test the same way
  * @param type  the plan's test type (e.g. {@code rx_bandwidth}, {@code latency}) that picks how results
  *              are made; null from older producers, which used the test name as the type

@@ -19,7 +19,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * Per run: follows the lifecycle, keeps the samples that can make a value and the tool figures, and
  * when a repetition's measuring phase closes (the phase after MEASURING) emits its {@link RunValue}s
- * keyed plan/test/metric. A sample or figure that arrives after the close (Kafka orders records within
+ * keyed plan/execution/test/metric. A sample or figure that arrives after the close (Kafka orders records within
  * a topic, not across topics) emits the value again, corrected; downstream keeps the latest per
  * repetition. A repetition that FAILED while measuring gives no value. A tool figure that never came (the
  * launcher stopped the tool early on steady: netperf sums, iperf's sender rate) is made from the instances'
