@@ -46,7 +46,8 @@
       const runs = Object.values(r.values || {}).map((v) => text(v, r.unit)).join(' / ');
       tr.append(el('td', r.test), el('td', r.metric), el('td', (r.hosts || []).join(', ')), el('td', runs, 'num'),
         el('td', text(r.mean, r.unit), 'num'), el('td', r.ci95 === null ? '—' : text(r.ci95, r.unit), 'num'),
-        el('td', r.stddev === null ? '—' : text(r.stddev, r.unit), 'num'), el('td', r.unit));
+        el('td', r.stddev === null ? '—' : text(r.stddev, r.unit), 'num'), el('td', r.unit),
+        el('td', labels(r.labels)), el('td', r.execution || '—'));
       return tr;
     }));
   }
@@ -54,6 +55,12 @@
   /** Verdicts as netpulse compare gives them (Welch's test at 0.05, the metric's direction): B's, against A. */
   function verdictClass(verdict) {
     return verdict === 'better' ? 'better' : verdict === 'worse' ? 'worse' : undefined;
+  }
+
+  // what the plan says it measured on (instance_type=..., region=...): schema-2 results carry it
+  function labels(map) {
+    const entries = Object.entries(map || {});
+    return entries.length === 0 ? '—' : entries.map(([k, v]) => k + '=' + v).join(', ');
   }
 
   function renderCompare(comparison) {

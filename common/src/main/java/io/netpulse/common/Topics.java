@@ -45,6 +45,11 @@ public record Topics(String prefix) {
     return prefix + "results";
   }
 
+  /** The newest execution's result per plan/test/metric (compacted): {@code results} keeps every execution. */
+  public String resultsLatest() {
+    return prefix + "results-latest";
+  }
+
   public String dlq() {
     return prefix + "dlq";
   }
@@ -55,11 +60,14 @@ public record Topics(String prefix) {
   }
 
   public List<String> all() {
-    return List.of(lines(), toolOutput(), runs(), samples(), rates(), steady(), results(), dlq(), cpu());
+    return List.of(lines(), toolOutput(), runs(), samples(), rates(), steady(), results(), resultsLatest(), dlq(), cpu());
   }
 
-  /** Topics whose records are latest-value-per-key and so are compacted rather than deleted. */
+  /**
+   * Topics whose records are latest-value-per-key and so are compacted rather than deleted: {@code results} is keyed
+   * per execution, so compaction keeps each execution's last update (nothing of another execution is replaced).
+   */
   public boolean isCompacted(String topic) {
-    return topic.equals(results());
+    return topic.equals(results()) || topic.equals(resultsLatest());
   }
 }

@@ -12,7 +12,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The latest result of every plan/test/metric, as on the compacted results topic. */
+/**
+ * The newest execution's result of every plan/test/metric: {@code results} keeps every execution's (keyed
+ * plan/execution/test/metric), the board what {@code results-latest} would hold.
+ */
 final class ResultBoard {
 
   private static final Comparator<ResultEvent> BY_TEST =
@@ -21,7 +24,7 @@ final class ResultBoard {
   private final Map<String, ResultEvent> byKey = new ConcurrentHashMap<>();
 
   void add(ResultEvent result) {
-    byKey.put(result.key(), result);
+    byKey.merge(result.latestKey(), result, (old, r) -> r.supersedes(old) ? r : old);
   }
 
   /** Plan names, sorted. */

@@ -1,11 +1,14 @@
 package io.netpulse.common.event;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 
 /**
- * Statistics over the repetitions of one plan/test/metric, keyed plan/test/metric on the compacted
- * {@code results} topic: each update replaces the previous one.
+ * Statistics over the repetitions of one test's metric in one plan execution. On {@code results} keyed
+ * plan/execution/test/metric ({@link #key()}: each update replaces the previous one of the same execution only);
+ * on {@code results-latest} keyed plan/test/metric ({@link #latestKey()}: the newest execution's).
  *
  * @param values     value per repetition number, in {@code unit}
  * @param mean       mean of the values
@@ -15,7 +18,13 @@ import java.util.SortedMap;
  * @param hosts      hosts the values were measured on
  * @param runs       run ids the values came from
  * @param ts         epoch ms of the latest repetition's end
- * @param execution  the plan execution the values come from (the latest one seen), or null
+ * @param execution  the plan execution the values come from, or null (older producers)
+ * @param labels     the plan's labels (instance type, region, image, ...); empty when none, null when unknown
+ * @param hostFacts  what preflight found on the test's hosts; empty when unknown
+ * @param finalResult true on the last update of the test in its execution: all planned repetitions have a value,
+ *                   or the last planned repetition has one (an earlier one failed) or failed; JSON {@code final}
+ * @param repetitionsPlanned the test's planned repetitions; null when the launcher did not say (older producers)
+ * @param repetitionsCompleted repetitions with a value (= n)
  */
 public record ResultEvent(
     int schema,
@@ -31,11 +40,55 @@ public record ResultEvent(
     List<String> hosts,
     List<String> runs,
     long ts,
-    String execution) {
+    String execution,
+    Map<String, String> labels,
+    List<HostInfo> hostFacts,
+    @JsonProperty("final") boolean finalResult,
+    Integer repetitionsPlanned,
+    int repetitionsCompleted) {
 
-  public static final int SCHEMA = 1;
+  /** 2: keyed per execution; labels, hostFacts, final, repetitionsPlanned, repetitionsCompleted (issue 14). */
+  public static final int SCHEMA = 2;
 
+  public ResultEvent {
+    labels = labels == null ? null : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(labels));
+    hostFacts = hostFacts == null ? List.of() : List.copyOf(hostFacts);
+  }
+
+  /** The layout of schema 1: no provenance, never final. */
+  public ResultEvent(int schema, String plan, String test, String metric, String unit,
+      SortedMap<Integer, Double> values, int n, double mean, Double stddev, Double ci95, List<String> hosts,
+      List<String> runs, long ts, String execution) {
+    this(schema, plan, test, metric, unit, values, n, mean, stddev, ci95, hosts, runs, ts, execution, null, null,
+        false, null, n);
+  }
+
+  /** Key on {@code results}: one execution's result of a test's metric. */
   public String key() {
+    return key(plan, execution, test, metric);
+  }
+
+  /** Key on {@code results-latest}: the newest execution's result of a plan's test and metric. */
+  public String latestKey() {
     return plan + "/" + test + "/" + metric;
+  }
+
+  /** plan/execution/test/metric; an execution-less (older producer's) result has an empty execution. */
+  public static String key(String plan, String execution, String test, String metric) {
+    return plan + "/" + (execution == null ? "" : execution) + "/" + test + "/" + metric;
+  }
+
+  /**
+   * Whether this result is of a newer execution than {@code other} (execution ids sort by time,
+   * plan-yyyyMMddTHHmmssZ; a missing one is oldest), or of the same one and no older.
+   */
+  public boolean supersedes(ResultEvent other) {
+    if (other == null) {
+      return true;
+    }
+    String a = execution == null ? "" : execution;
+    String b = other.execution == null ? "" : other.execution;
+    int c = a.compareTo(b);
+    return c > 0 || c == 0 && ts >= other.ts;
   }
 }

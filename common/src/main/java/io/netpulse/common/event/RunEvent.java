@@ -3,16 +3,16 @@ package io.netpulse.common.event;
 /**
  * Lifecycle of one repetition of one test of a plan, keyed by run id on {@code runs}.
  *
- * @param test  the test's name, unique within its plan: the results key is plan/test/metric and tool
+ * @param test  the test's name, unique within its plan: the results key is plan/execution/test/metric and tool
  *              output names its test the same way
  * @param type  the plan's test type (e.g. {@code rx_bandwidth}, {@code latency}) that picks how results
  *              are made; null from older producers, which used the test name as the type
  * @param sut   the host under test, named as the collector labels its lines (the plan's host name);
  *              null when unknown
  * @param iface the SUT's interface whose sar rows give the result; null when unknown or not sar-based
- * @param execution one execution of the plan (its runs share it): results keep only the latest execution's
- *              repetitions, so running a plan again replaces its results instead of mixing with them; null
- *              from older producers
+ * @param execution one execution of the plan (its runs share it): results are kept per execution, so running a
+ *              plan again adds results instead of mixing its repetitions with the earlier ones; null from older
+ *              producers
  * @param steady the plan's steady-state thresholds for this run; null: the processor's defaults
  * @param planned how long the repetition is planned to take, for progress displays; null from older producers
  * @param climb   for a climb of concurrent connections, what ended it and whose limit that was; on the DONE (or
@@ -20,13 +20,21 @@ package io.netpulse.common.event;
  * @param sharedWithNetpulse the repetition's hosts that are the machine running netpulse (the launcher, and the
  *                pipeline it runs in-process), found by their kernel's boot id: its load is on their CPUs and the
  *                figures may be lower for it; empty when none is, null when unknown (older producers)
+ * @param labels  the plan's {@code labels:} (instance type, region, image, ...), on every event; empty when the plan
+ *                has none, null from older producers
+ * @param hostFacts what preflight found on the test's hosts (kernel, CPU, NIC, offloads, tool versions), on the
+ *                PREPARING event (null on the others and from older producers)
+ * @param repetitions how many repetitions the test is planned to have: the result of the last one is final; null
+ *                from older producers
  */
 public record RunEvent(
     int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason,
     String type, String sut, String iface, String execution, Steady steady, Planned planned, Climb climb,
-    java.util.List<String> sharedWithNetpulse) {
+    java.util.List<String> sharedWithNetpulse, java.util.Map<String, String> labels,
+    java.util.List<HostInfo> hostFacts, Integer repetitions) {
 
-  public static final int SCHEMA = 1;
+  /** 2: labels, hostFacts and repetitions (issue 14). Readers take 1 as well: the new fields are then null. */
+  public static final int SCHEMA = 2;
 
   /**
    * When a run's metric counts as settled: over {@code windowMs}, (max − min) / mean ≤ {@code maxSpread};
@@ -52,6 +60,16 @@ public record RunEvent(
 
   public RunEvent {
     sharedWithNetpulse = sharedWithNetpulse == null ? null : java.util.List.copyOf(sharedWithNetpulse);
+    labels = labels == null ? null : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(labels));
+    hostFacts = hostFacts == null ? null : java.util.List.copyOf(hostFacts);
+  }
+
+  /** The layout before labels, hostFacts and repetitions: they stay null. */
+  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
+      String reason, String type, String sut, String iface, String execution, Steady steady, Planned planned,
+      Climb climb, java.util.List<String> sharedWithNetpulse) {
+    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady, planned, climb,
+        sharedWithNetpulse, null, null, null);
   }
 
   /** The layout before sharedWithNetpulse: it stays null. */
@@ -89,25 +107,37 @@ public record RunEvent(
   /** The same event as part of {@code execution}, judged with {@code steady}. */
   public RunEvent inExecution(String execution, Steady steady) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions);
   }
 
   /** The same event with its planned timing. */
   public RunEvent withPlanned(Planned planned) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions);
   }
 
   /** The same event saying what ended the repetition's climb (null: nothing to say). */
   public RunEvent withClimb(Climb climb) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions);
   }
 
   /** The same event naming the repetition's hosts that are the machine running netpulse (empty: none). */
   public RunEvent withSharedWithNetpulse(java.util.List<String> hosts) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, hosts);
+        planned, climb, hosts, labels, hostFacts, repetitions);
+  }
+
+  /** The same event with the plan's labels and the test's planned repetitions. */
+  public RunEvent withPlanLabels(java.util.Map<String, String> labels, Integer repetitions) {
+    return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions);
+  }
+
+  /** The same event with the test's hosts' facts (null: none). */
+  public RunEvent withHostFacts(java.util.List<HostInfo> hostFacts) {
+    return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions);
   }
 
   public enum Phase { PLANNED, PREPARING, WARMUP, MEASURING, STEADY, STOPPING, DONE, FAILED }

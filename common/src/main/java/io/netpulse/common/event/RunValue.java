@@ -2,7 +2,7 @@ package io.netpulse.common.event;
 
 /**
  * The value of one metric for one repetition, as the seeds define it (see the processor's
- * {@code RunValueRules}). Keyed plan/test/metric on its way to the three-run statistics.
+ * {@code RunValueRules}). Keyed plan/execution/test/metric on its way to the three-run statistics.
  *
  * @param value       the value, in {@code unit}
  * @param host        host the value was measured on (the SUT for sar metrics), null when summed over hosts
@@ -11,6 +11,11 @@ package io.netpulse.common.event;
  * @param windowStart epoch ms the measuring phase began
  * @param windowEnd   epoch ms the measuring phase ended
  * @param execution   the plan execution the run belongs to (see {@link RunEvent#execution()}), or null
+ * @param labels      the plan's labels from the run's lifecycle, null when unknown
+ * @param hostFacts   the test's hosts' facts from the run's PREPARING event, null when unknown
+ * @param repetitionsPlanned the test's planned repetitions, null when unknown
+ * @param endOfTest   true on a marker that carries no value: the test's last planned repetition failed, so the
+ *                    execution's result of this metric is final as it stands; null or false on values
  */
 public record RunValue(
     int schema,
@@ -26,9 +31,34 @@ public record RunValue(
     long inputs,
     long windowStart,
     long windowEnd,
-    String execution) {
+    String execution,
+    java.util.Map<String, String> labels,
+    java.util.List<HostInfo> hostFacts,
+    Integer repetitionsPlanned,
+    Boolean endOfTest) {
 
-  public static final int SCHEMA = 1;
+  /** 2: keyed per execution; labels, hostFacts, repetitionsPlanned. */
+  public static final int SCHEMA = 2;
+
+  /** Without provenance. */
+  public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
+      String unit, String host, String iface, long inputs, long windowStart, long windowEnd, String execution) {
+    this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd,
+        execution, null, null, null, null);
+  }
+
+  /** A value with provenance. */
+  public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
+      String unit, String host, String iface, long inputs, long windowStart, long windowEnd, String execution,
+      java.util.Map<String, String> labels, java.util.List<HostInfo> hostFacts, Integer repetitionsPlanned) {
+    this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd,
+        execution, labels, hostFacts, repetitionsPlanned, null);
+  }
+
+  /** Whether this is an end-of-test marker rather than a value. */
+  public boolean marker() {
+    return Boolean.TRUE.equals(endOfTest);
+  }
 
   /** Without an execution. */
   public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
@@ -36,8 +66,8 @@ public record RunValue(
     this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd, null);
   }
 
-  /** Key of the three-run statistics this value belongs to. */
+  /** Key of the three-run statistics this value belongs to: one execution's test and metric. */
   public String resultKey() {
-    return plan + "/" + test + "/" + metric;
+    return ResultEvent.key(plan, execution, test, metric);
   }
 }

@@ -42,6 +42,9 @@ class EmbeddedKafkaTest {
         ConfigResource results = new ConfigResource(ConfigResource.Type.TOPIC, topics.results());
         Config config = admin.describeConfigs(List.of(results)).all().get().get(results);
         assertThat(config.get("cleanup.policy").value()).isEqualTo("compact");
+        ConfigResource latest = new ConfigResource(ConfigResource.Type.TOPIC, topics.resultsLatest());
+        assertThat(admin.describeConfigs(List.of(latest)).all().get().get(latest).get("cleanup.policy").value())
+            .isEqualTo("compact");
       }
       try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
           ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),

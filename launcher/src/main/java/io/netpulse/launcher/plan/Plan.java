@@ -5,7 +5,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** A validated plan: every host a test names exists, every default applied; {@code source} is the file as named. */
+/**
+ * A validated plan: every host a test names exists, every default applied; {@code source} is the file as named;
+ * {@code labels} what the plan says it measures on (instance_type, region, image, ...), in file order, travels with
+ * its run events and results.
+ */
 public record Plan(
     Path source,
     String name,
@@ -15,7 +19,12 @@ public record Plan(
     StopMode stop,
     SteadySpec steady,
     PrepareSpec prepare,
-    List<TestSpec> tests) {
+    List<TestSpec> tests,
+    Map<String, String> labels) {
+
+  public Plan {
+    labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(labels));
+  }
 
   public HostSpec host(String name) {
     HostSpec h = hosts.get(name);

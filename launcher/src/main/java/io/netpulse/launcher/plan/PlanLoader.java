@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 public final class PlanLoader {
 
   static final List<String> PLAN_KEYS =
-      List.of("name", "hosts", "repetitions", "warmup", "stop", "steady", "prepare", "tests");
+      List.of("name", "labels", "hosts", "repetitions", "warmup", "stop", "steady", "prepare", "tests");
   static final List<String> HOST_KEYS =
       List.of("address", "user", "port", "identity", "known_hosts", "accept_new_host_keys", "java",
           "source_addresses");
@@ -33,6 +33,10 @@ public final class PlanLoader {
 
   private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
   private static final int MAX_PORT = 65535;
+  /** Label names become store tags ({@code label_NAME}) and JSON keys: lower-case identifiers. */
+  private static final Pattern LABEL_NAME = Pattern.compile("[a-z][a-z0-9_]{0,62}");
+  static final int MAX_LABELS = 32;
+  static final int MAX_LABEL_VALUE_CHARS = 256;
 
   private final String file;
   private final Path baseDir;
@@ -95,7 +99,39 @@ public final class PlanLoader {
     PrepareSpec prepare = prepare(m);
     List<TestSpec> tests = tests(m, hosts, repetitions, warmup);
     return new Plan(Path.of(file), name, hosts, repetitions,
-        warmup, stop, steady, prepare, tests);
+        warmup, stop, steady, prepare, tests, labels(m));
+  }
+
+  /** {@code labels:}: free-form name → text, e.g. instance_type: c7.large; numbers are taken as their text. */
+  private Map<String, String> labels(MapNode plan) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    Node n = r.value(plan, "labels");
+    MapNode m = n == null ? null : r.mapping(n, "labels");
+    if (m == null) {
+      return labels;
+    }
+    if (m.entries().size() > MAX_LABELS) {
+      r.error(m.at(), "labels has " + m.entries().size() + " entries, expected at most " + MAX_LABELS);
+    }
+    for (YamlTree.Entry e : m.entries().values()) {
+      String where = "label '" + Addresses.printable(e.key()) + "'";
+      if (!LABEL_NAME.matcher(e.key()).matches()) {
+        r.error(e.keyAt(), where + ": a label's name is lower-case letters, digits and '_', starting with a letter "
+            + "(at most 63), e.g. instance_type");
+        continue;
+      }
+      String value = r.text(e.value(), where);
+      if (value == null) {
+        continue;
+      }
+      if (value.length() > MAX_LABEL_VALUE_CHARS) {
+        r.error(e.value().at(), where + " is " + value.length() + " characters long, expected at most "
+            + MAX_LABEL_VALUE_CHARS);
+        continue;
+      }
+      labels.put(e.key(), value.strip());
+    }
+    return labels;
   }
 
   private Map<String, HostSpec> hosts(MapNode plan) {

@@ -54,8 +54,8 @@ public final class DryRun {
       out.printf("%n%s: %d stream(s), tools run %ds%s%n", t.label(), p.streams(), p.toolSeconds(),
           p.irqAffinity() == null ? "" : ", IRQs matching '" + p.irqAffinity().match() + "' bound to CPUs "
               + p.irqAffinity().firstCpu() + " step " + p.irqAffinity().cpuStep() + " (restored afterwards)");
-      out.printf("  run events: type %s, sut %s%s; results under %s/%s/METRIC%n", t.type().yamlName(), t.sut(),
-          p.sutIface() == null ? "" : ", iface " + p.sutIface(), plan.name(), t.name());
+      out.printf("  run events: type %s, sut %s%s; results under %s/EXECUTION/%s/METRIC%n", t.type().yamlName(),
+          t.sut(), p.sutIface() == null ? "" : ", iface " + p.sutIface(), plan.name(), t.name());
       for (ResultRule r : p.results()) {
         String from = r.source() + " " + r.sampleMetric()
             + (r.host() == null ? "" : " on " + r.host()) + (r.iface() == null ? "" : " " + r.iface());

@@ -47,7 +47,22 @@ public final class Preflight {
       "printf 'nr_open\\t%s\\n' \"$(cat /proc/sys/fs/nr_open)\"",
       "printf 'file_max\\t%s\\n' \"$(cat /proc/sys/fs/file-max)\"",
       "printf 'kernel\\t%s\\n' \"$(uname -r)\"",
-      "printf 'boot_id\\t%s\\n' \"$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)\"");
+      "printf 'boot_id\\t%s\\n' \"$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)\"",
+      // provenance: what the figures were measured on (arm64's /proc/cpuinfo has no model name: lscpu's then)
+      "m=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)",
+      "[ -n \"$m\" ] || m=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)",
+      "printf 'cpu_model\\t%s\\n' \"$m\"",
+      "printf 'vcpus\\t%s\\n' \"$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null)\"",
+      "printf 'mem_kib\\t%s\\n' \"$(sed -n 's/^MemTotal:[[:space:]]*\\([0-9]*\\).*/\\1/p' /proc/meminfo 2>/dev/null)\"",
+      "if [ -n \"$dev\" ]; then",
+      "  d=/sys/class/net/$dev",
+      "  drv=$(readlink \"$d/device/driver\" 2>/dev/null); printf 'driver\\t%s\\n' \"${drv##*/}\"",
+      "  printf 'tx_queues\\t%s\\n' \"$(ls -d \"$d\"/queues/tx-* 2>/dev/null | wc -l)\"",
+      "  printf 'mtu\\t%s\\n' \"$(cat \"$d/mtu\" 2>/dev/null)\"",
+      "  if command -v ethtool >/dev/null 2>&1; then",
+      "    ethtool -k \"$dev\" 2>/dev/null | sed -n 's/^\\([a-z0-9-]*\\): \\(.*\\)$/offload\\t\\1\\t\\2/p'",
+      "  else printf 'no_ethtool\\t1\\n'; fi",
+      "fi");
 
   private Preflight() {}
 
@@ -67,11 +82,13 @@ public final class Preflight {
     Map<String, String> versions = new TreeMap<>();
     List<String> missing = new ArrayList<>();
     Map<String, String> facts = new LinkedHashMap<>();
+    Map<String, String> offloads = new TreeMap<>();
     for (String line : r.stdout().split("\n")) {
       String[] f = line.split("\t", -1);
       switch (f[0]) {
         case "tool" -> versions.put(f[1], f.length > 2 ? f[2].strip() : "");
         case "missing" -> missing.add(f[1]);
+        case "offload" -> offloads.put(f[1], f.length > 2 ? f[2].strip() : "");
         default -> {
           if (f.length == 2) {
             facts.put(f[0], f[1].strip());
@@ -86,7 +103,30 @@ public final class Preflight {
     }
     return new HostFacts(host.name(), versions, missing, iface, (int) number(host, facts, "queues"),
         number(host, facts, "nofile"), number(host, facts, "nr_open"), number(host, facts, "file_max"),
-        facts.getOrDefault("kernel", ""), facts.getOrDefault("boot_id", "").isEmpty() ? null : facts.get("boot_id"));
+        facts.getOrDefault("kernel", ""), facts.getOrDefault("boot_id", "").isEmpty() ? null : facts.get("boot_id"),
+        machine(facts, facts.containsKey("no_ethtool") ? null : offloads));
+  }
+
+  /** Provenance facts: read leniently, an unreadable one is unknown rather than a failed preflight. */
+  private static Machine machine(Map<String, String> facts, Map<String, String> offloads) {
+    Long vcpus = optionalNumber(facts.get("vcpus"));
+    Long tx = optionalNumber(facts.get("tx_queues"));
+    Long mtu = optionalNumber(facts.get("mtu"));
+    return new Machine(textOrUnknown(facts.get("cpu_model")), vcpus == null ? null : vcpus.intValue(),
+        optionalNumber(facts.get("mem_kib")), textOrUnknown(facts.get("driver")), tx == null ? null : tx.intValue(),
+        mtu == null ? null : mtu.intValue(), offloads);
+  }
+
+  private static String textOrUnknown(String v) {
+    return v == null || v.isBlank() ? HostFacts.UNKNOWN : v;
+  }
+
+  private static Long optionalNumber(String v) {
+    try {
+      return v == null ? null : Long.valueOf(v.strip());
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   private static long number(RemoteHost host, Map<String, String> facts, String key) throws RemoteFailure {

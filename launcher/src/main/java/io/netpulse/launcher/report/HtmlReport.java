@@ -28,7 +28,16 @@ final class HtmlReport {
     out.println("<header><h1>netpulse report <span class=\"plan\">" + plan + "</span></h1>");
     out.println("<p class=\"meta\">execution " + ReportText.html(String.join(", ", report.executions()))
         + " &middot; results from " + ReportText.html(report.resultsTopic()) + " read at "
-        + ReportText.html(ReportText.utc(report.readAtMs())) + "</p></header>");
+        + ReportText.html(ReportText.utc(report.readAtMs())) + "</p>");
+    if (!report.labels().isEmpty()) {
+      out.println("<p class=\"meta labels\">labels " + ReportText.html(
+          io.netpulse.launcher.run.ResultTable.labels(report.labels())) + "</p>");
+    }
+    for (io.netpulse.common.event.HostInfo h : report.hostFacts()) {
+      out.println("<p class=\"meta host\">host " + ReportText.html(h.host()) + ": kernel " + ReportText.html(h.kernel())
+          + ReportText.html(io.netpulse.launcher.run.ResultTable.machine(h)) + "</p>");
+    }
+    out.println("</header>");
     out.println("<main>");
     table(report, out);
     for (int i = 0; i < report.sections().size(); i++) {

@@ -22,6 +22,18 @@ final class MarkdownReport {
         + ReportText.utc(report.readAtMs()) + ". Each run is one repetition's value; ± ci95 is the half-width "
         + "of the 95 % confidence interval of the mean (Student t).");
     out.println();
+    if (!report.labels().isEmpty()) {
+      out.println("Labels: " + ReportText.markdown(io.netpulse.launcher.run.ResultTable.labels(report.labels())));
+      out.println();
+    }
+    for (io.netpulse.common.event.HostInfo h : report.hostFacts()) {
+      out.println("- host " + ReportText.markdown(h.host()) + ": kernel " + ReportText.markdown(h.kernel())
+          + ReportText.markdown(io.netpulse.launcher.run.ResultTable.machine(h)) + ", " + ReportText.markdown(
+              String.valueOf(h.iface())) + " with " + h.rxQueues() + " queue(s)");
+    }
+    if (!report.hostFacts().isEmpty()) {
+      out.println();
+    }
     List<Integer> reps = report.repetitionNumbers();
     List<String> header = new ArrayList<>(List.of("test", "metric", "unit"));
     reps.forEach(r -> header.add("run " + r));

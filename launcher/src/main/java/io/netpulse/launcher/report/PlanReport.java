@@ -23,6 +23,22 @@ public record PlanReport(String plan, String resultsTopic, long readAtMs, List<M
     return sections.stream().map(s -> s.result().execution()).filter(Objects::nonNull).distinct().sorted().toList();
   }
 
+  /** The plan's labels as the newest execution's results carry them; empty when none (or older producers). */
+  public java.util.Map<String, String> labels() {
+    return sections.stream().map(MetricSection::result).filter(r -> r.labels() != null)
+        .max(java.util.Comparator.comparing(r -> r.execution() == null ? "" : r.execution()))
+        .map(io.netpulse.common.event.ResultEvent::labels).orElse(java.util.Map.of());
+  }
+
+  /** What the results were measured on, one per host (the newest execution's facts of it), by host name. */
+  public List<io.netpulse.common.event.HostInfo> hostFacts() {
+    java.util.Map<String, io.netpulse.common.event.HostInfo> byHost = new java.util.TreeMap<>();
+    sections.stream().map(MetricSection::result)
+        .sorted(java.util.Comparator.comparing(r -> r.execution() == null ? "" : r.execution()))
+        .forEach(r -> r.hostFacts().forEach(h -> byHost.put(h.host(), h)));
+    return List.copyOf(byHost.values());
+  }
+
   /**
    * The same report with, under each bit rate read from sar, the figure as the seeds compute it (kB taken as 1000 B,
    * {@code METRIC_as_seeds}), for comparing with vendors' published figures.

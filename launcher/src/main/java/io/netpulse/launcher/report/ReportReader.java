@@ -45,7 +45,10 @@ public final class ReportReader {
    * @throws UserError when {@code results} holds nothing for the plan
    */
   public PlanReport read(String plan, List<String> testOrder) {
-    Map<String, ResultEvent> latest = latestResults(r -> plan.equals(r.plan()));
+    Map<String, ResultEvent> latest = new LinkedHashMap<>();
+    // results keeps every execution's (schema 2 keys plan/execution/test/metric): the newest per test and metric
+    latestResults(r -> plan.equals(r.plan())).values()
+        .forEach(r -> latest.merge(r.latestKey(), r, (old, r2) -> r2.supersedes(old) ? r2 : old));
     if (latest.isEmpty()) {
       throw new UserError("no results for plan '" + plan + "' on " + topics.results()
           + " (run it first with 'netpulse run', or check the plan name, --bootstrap-servers and --topic-prefix)");
@@ -62,8 +65,8 @@ public final class ReportReader {
     Map<String, ResultEvent> latest = latestResults(r -> execution.equals(r.execution()));
     if (latest.isEmpty()) {
       throw new UserError("no results of execution '" + execution + "' on " + topics.results()
-          + " (the topic keeps only each plan's latest execution until the results are kept per execution; check "
-          + "the execution id as 'netpulse run' printed it, --bootstrap-servers and --topic-prefix)");
+          + " (it keeps each execution for the topic's retention; check the execution id as 'netpulse run' printed"
+          + " it, --bootstrap-servers and --topic-prefix)");
     }
     return report(latest.values().iterator().next().plan(), latest, List.of());
   }
@@ -79,7 +82,7 @@ public final class ReportReader {
           latest.remove(dropped);
         }
       } else if (wanted.test(r) && r.test() != null && r.metric() != null && r.values() != null) {
-        String k = r.key() + "/" + r.execution();
+        String k = r.key(); // plan/execution/test/metric
         latest.put(k, r);
         byRecordKey.put(key, k);
       }

@@ -4,9 +4,19 @@ import io.netpulse.launcher.remote.HostFacts;
 import java.util.List;
 import java.util.Map;
 
-/** What a plan execution produced, for the final table and {@code --output json}. */
+/** What a plan execution produced, for the final table and {@code --output json}; {@code labels} the plan's. */
 public record ExecutionReport(String plan, String execution, long wallMillis, Map<String, HostFacts> hosts,
-    List<TestReport> tests) {
+    List<TestReport> tests, Map<String, String> labels) {
+
+  public ExecutionReport {
+    labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(labels));
+  }
+
+  /** Without labels. */
+  public ExecutionReport(String plan, String execution, long wallMillis, Map<String, HostFacts> hosts,
+      List<TestReport> tests) {
+    this(plan, execution, wallMillis, hosts, tests, Map.of());
+  }
 
   public boolean ok() {
     return tests.stream().allMatch(TestReport::ok);

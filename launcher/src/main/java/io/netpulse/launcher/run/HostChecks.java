@@ -211,7 +211,7 @@ final class HostChecks {
   private static String describe(HostFacts f) {
     StringBuilder b = new StringBuilder();
     b.append("kernel ").append(f.kernel()).append(", ").append(f.iface()).append(" with ").append(f.queues())
-        .append(" queue(s), nofile ").append(f.nofile());
+        .append(" queue(s), nofile ").append(f.nofile()).append(ResultTable.machine(f.info()));
     if (!f.toolVersions().isEmpty()) {
       b.append(", ").append(ResultTable.versions(f));
     }

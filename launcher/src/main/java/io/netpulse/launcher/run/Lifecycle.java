@@ -29,9 +29,11 @@ final class Lifecycle {
   }
 
   private RunEvent event(Phase phase, long ts, String reason) {
-    return procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
+    RunEvent e = procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
         .inExecution(ctx.execution(), steady(ctx)).withPlanned(planned()).withSharedWithNetpulse(shared(ctx,
-            procedure.test()));
+            procedure.test())).withPlanLabels(ctx.plan().labels(), procedure.test().repetitions());
+    // the host facts once per repetition (they are the bulk of an event), where it starts
+    return phase == Phase.PREPARING && ctx.facts() != null ? e.withHostFacts(ctx.hostInfo(procedure.test())) : e;
   }
 
   /** The test's hosts that are the machine netpulse runs on; null when that could not be told. */
@@ -78,7 +80,7 @@ final class Lifecycle {
       String run = RunIds.run(ctx.execution(), test, rep);
       ctx.publisher().publish(RunEvents.of(run, ctx.plan().name(), test.name(), test.type().yamlName(), rep,
           Phase.FAILED, System.currentTimeMillis(), reason, test.sut(), null).inExecution(ctx.execution(), steady(ctx))
-          .withSharedWithNetpulse(shared(ctx, test)));
+          .withSharedWithNetpulse(shared(ctx, test)).withPlanLabels(ctx.plan().labels(), test.repetitions()));
     }
   }
 

@@ -71,7 +71,8 @@ public final class PlanExecution {
   public ExecutionReport execute() {
     long t0 = System.currentTimeMillis();
     String execution = RunIds.execution(plan.name(), Instant.ofEpochMilli(t0));
-    progress.message("netpulse run: plan " + plan.name() + ", execution " + execution);
+    progress.message("netpulse run: plan " + plan.name() + ", execution " + execution
+        + (plan.labels().isEmpty() ? "" : ", labels " + ResultTable.labels(plan.labels())));
     List<TestReport> reports = new ArrayList<>();
     HostChecks checks = new HostChecks(plan, settings, progress);
     try (RunPublisher publisher = new RunPublisher(kafka, topics);
@@ -93,7 +94,7 @@ public final class PlanExecution {
           progress.message(colocation.warning());
         }
         ExecutionContext ctx = new ExecutionContext(plan, execution, hosts, publisher, steady, view, current,
-            colocation);
+            colocation, java.util.Map.copyOf(checks.facts()));
         for (TestSpec test : plan.tests()) {
           if (hosts.stopping()) {
             break; // Ctrl-C: the hook has stopped everything and is ending the JVM
@@ -113,7 +114,8 @@ public final class PlanExecution {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    return new ExecutionReport(plan.name(), execution, System.currentTimeMillis() - t0, checks.facts(), reports);
+    return new ExecutionReport(plan.name(), execution, System.currentTimeMillis() - t0, checks.facts(), reports,
+        plan.labels());
   }
 
   /**
@@ -194,7 +196,7 @@ public final class PlanExecution {
           shown.sampleMetric()));
       outcomes.add(runner.run(rep));
     }
-    TestReport report = collectResults(test, procedure, outcomes, results);
+    TestReport report = collectResults(ctx.execution(), test, procedure, outcomes, results);
     List<String> cpuHosts = procedure.cpuSamplers().stream().map(io.netpulse.launcher.procedure.HostCommand::host)
         .toList();
     return new TestReport(test, report.repetitions(), report.results(), report.failure(), report.missing(),
@@ -202,7 +204,7 @@ public final class PlanExecution {
   }
 
   /** Waits for the processor's result of each metric to include every repetition that ran to the end. */
-  private TestReport collectResults(TestSpec test, TestProcedure procedure, List<RepetitionOutcome> outcomes,
+  private TestReport collectResults(String execution, TestSpec test, TestProcedure procedure, List<RepetitionOutcome> outcomes,
       TopicFollower<ResultEvent> results) throws InterruptedException {
     Set<String> okRuns = new LinkedHashSet<>();
     outcomes.stream().filter(RepetitionOutcome::ok).forEach(o -> okRuns.add(o.run()));
@@ -210,8 +212,10 @@ public final class PlanExecution {
     List<String> missing = new ArrayList<>();
     if (!okRuns.isEmpty()) {
       for (ResultRule rule : procedure.results()) {
+        // results holds every execution's: this one's only
         java.util.function.Predicate<ResultEvent> complete = e -> plan.name().equals(e.plan())
-            && test.name().equals(e.test()) && rule.metric().equals(e.metric()) && e.runs().containsAll(okRuns);
+            && execution.equals(e.execution()) && test.name().equals(e.test()) && rule.metric().equals(e.metric())
+            && e.runs().containsAll(okRuns);
         Optional<ResultEvent> r = results.await(complete, settings.resultTimeout());
         if (r.isPresent()) {
           // a figure or sample that reached the processor late corrects the value: take the last one once quiet

@@ -29,8 +29,11 @@ public final class ResultTable {
   /** @param seedFigures also each figure as the seeds compute it ({@link SeedFigures}), on a row under the exact one */
   static void print(ExecutionReport report, PrintWriter out, boolean seedFigures) {
     out.printf("%nplan %s, execution %s, %d s%n", report.plan(), report.execution(), report.wallMillis() / 1000);
-    report.hosts().forEach((name, f) -> out.printf("  %-10s kernel %s, %s (%d queues)%s%n", name, f.kernel(), f.iface(),
-        f.queues(), f.toolVersions().isEmpty() ? "" : ", " + versions(f)));
+    if (!report.labels().isEmpty()) {
+      out.printf("  labels: %s%n", labels(report.labels()));
+    }
+    report.hosts().forEach((name, f) -> out.printf("  %-10s kernel %s, %s (%d queues)%s%s%n", name, f.kernel(), f.iface(),
+        f.queues(), machine(f.info()), f.toolVersions().isEmpty() ? "" : ", " + versions(f)));
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"test", "metric", "runs", "mean", "± ci95", "unit"});
     List<String> notes = new ArrayList<>();
@@ -123,6 +126,12 @@ public final class ResultTable {
         m.put("hosts", r.hosts());
         m.put("run_ids", r.runs());
         m.put("tools", toolsOf(report, t));
+        m.put("execution", r.execution() != null ? r.execution() : report.execution());
+        m.put("labels", report.labels());
+        m.put("host_facts", hostFacts(report, t));
+        m.put("final", r.finalResult());
+        m.put("repetitions_planned", r.repetitionsPlanned());
+        m.put("repetitions_completed", r.repetitionsCompleted());
         m.put("failed_repetitions", failures(t));
         m.put("repetitions", repetitions(t));
         if (seedFigures) {
@@ -141,6 +150,48 @@ public final class ResultTable {
       }
     }
     return out;
+  }
+
+  /** What preflight found on the test's hosts, shaped as on the topics ({@code HostInfo}). */
+  private static List<io.netpulse.common.event.HostInfo> hostFacts(ExecutionReport report, TestReport t) {
+    return HostChecks.hostsOf(t.test()).stream().map(report.hosts()::get).filter(java.util.Objects::nonNull)
+        .map(HostFacts::info).toList();
+  }
+
+  /** "instance_type=c7.large, region=eu-west-1", for people. */
+  public static String labels(Map<String, String> labels) {
+    List<String> parts = new ArrayList<>();
+    labels.forEach((k, v) -> parts.add(k + "=" + v));
+    return String.join(", ", parts);
+  }
+
+  /** ", CPU x 2 vCPUs, 7.6 GiB, driver virtio_net, MTU 1500, offloads tso on gso on gro on": what it was measured on. */
+  public static String machine(io.netpulse.common.event.HostInfo h) {
+    StringBuilder b = new StringBuilder();
+    b.append(", ").append(h.cpuModel() == null ? HostFacts.UNKNOWN : h.cpuModel());
+    b.append(" × ").append(h.vcpus() == null ? HostFacts.UNKNOWN : h.vcpus()).append(" vCPUs");
+    b.append(", ").append(h.memoryKib() == null ? HostFacts.UNKNOWN + " memory"
+        : String.format(Locale.ROOT, "%.1f GiB", h.memoryKib() / 1048576.0));
+    b.append(", driver ").append(h.nicDriver() == null ? HostFacts.UNKNOWN : h.nicDriver());
+    b.append(", MTU ").append(h.mtuBytes() == null ? HostFacts.UNKNOWN : h.mtuBytes());
+    b.append(", offloads ").append(offloads(h.offloads()));
+    return b.toString();
+  }
+
+  /** The offloads that shape throughput figures most, or "unknown" without ethtool. */
+  static String offloads(Map<String, String> offloads) {
+    if (offloads == null) {
+      return HostFacts.UNKNOWN;
+    }
+    List<String> parts = new ArrayList<>();
+    for (String[] f : new String[][] {{"tcp-segmentation-offload", "tso"}, {"generic-segmentation-offload", "gso"},
+        {"generic-receive-offload", "gro"}, {"large-receive-offload", "lro"}}) {
+      String v = offloads.get(f[0]);
+      if (v != null) {
+        parts.add(f[1] + " " + v.replace(" [fixed]", ""));
+      }
+    }
+    return parts.isEmpty() ? "none reported" : String.join(" ", parts);
   }
 
   private static Map<String, Object> toolsOf(ExecutionReport report, TestReport t) {

@@ -1,5 +1,7 @@
 package io.netpulse.launcher.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,9 +43,9 @@ class GrafanaDashboardTest {
   @BeforeAll
   static void layoutFromTheCode() {
     Point rate = StorePoints.rate(new RateEvent(1, "h1", "eth0", "rx_bps", "bit/s", "1s", 1000, 2000, 1, 1, 1, 1));
-    Point result = StorePoints.result(new ResultEvent(1, "p", "t", "rx_bps", "bit/s",
+    Point result = StorePoints.result(new ResultEvent(ResultEvent.SCHEMA, "p", "t", "rx_bps", "bit/s",
         new java.util.TreeMap<>(Map.of(1, 1.0, 2, 2.0, 3, 3.0)), 3, 2.0, 1.0, 2.48, List.of("h1"),
-        List.of("r1", "r2", "r3"), 3000, "e1"));
+        List.of("r1", "r2", "r3"), 3000, "e1", Map.of("instance_type", "c7.large"), List.of(), true, 3, 3));
     for (Point p : List.of(rate, result)) {
       // line protocol: measurement,tag=v,... field=v,... time (the values here have no spaces or commas)
       String[] parts = p.toLineProtocol().split(" ");
@@ -82,6 +84,51 @@ class GrafanaDashboardTest {
     for (String[] q : queries) {
       check(DASHBOARD + ": " + q[0], q[1], problems);
     }
+    report(problems);
+  }
+
+  /**
+   * The result tables take the newest point whole (fields pivoted into one row before choosing it), not {@code last()}
+   * of each field on its own, which put one execution's mean beside another's rep_3; a panel draws results over time
+   * by a label chosen from the written label_* tags.
+   */
+  @Test
+  void resultTablesTakeWholePointsAndAPanelShowsResultsOverTimeByLabel() {
+    JsonNode dashboard = dashboard();
+    List<String> problems = new ArrayList<>();
+    boolean byLabel = false;
+    for (JsonNode panel : dashboard.path("panels")) {
+      for (JsonNode target : panel.path("targets")) {
+        String q = target.path("query").asText();
+        if (!q.contains("netpulse_result")) {
+          continue;
+        }
+        if ("table".equals(panel.path("type").asText())) {
+          int pivot = q.indexOf("pivot(");
+          int last = q.indexOf("last(");
+          if (pivot < 0 || last < 0 || last < pivot || !q.contains("group(columns: [\"plan\", \"test\", \"metric\"")) {
+            problems.add("panel '" + panel.path("title").asText() + "': the newest row per plan/test/metric must be "
+                + "chosen after the pivot (a last() per field mixes executions)");
+          }
+        }
+        byLabel |= "timeseries".equals(panel.path("type").asText()) && q.contains("\"${label}\"")
+            && q.contains("\"execution\"");
+      }
+    }
+    if (!byLabel) {
+      problems.add("no timeseries panel of netpulse_result grouped by execution and ${label}");
+    }
+    JsonNode label = null;
+    for (JsonNode v : dashboard.path("templating").path("list")) {
+      if ("label".equals(v.path("name").asText())) {
+        label = v;
+      }
+    }
+    if (label == null || !label.path("query").asText().contains("measurementTagKeys")
+        || !label.path("query").asText().contains(StorePoints.LABEL_TAG_PREFIX)) {
+      problems.add("variable 'label' must list the tag keys " + StorePoints.LABEL_TAG_PREFIX + "* of netpulse_result");
+    }
+    assertThat(WRITTEN.get("netpulse_result").tags()).contains("execution", "label_instance_type");
     report(problems);
   }
 
@@ -161,6 +208,9 @@ class GrafanaDashboardTest {
       Matcher col = Pattern.compile("\"([^\"]+)\"").matcher(lists.group(1));
       while (col.find()) {
         String c = col.group(1);
+        if (c.equals("${label}")) {
+          continue; // the label variable: tag keys label_* of netpulse_result (checked in its own test)
+        }
         if (!FLUX_COLUMNS.contains(c) && !tags.contains(c) && !fields.contains(c)) {
           problems.add(where + ": column '" + c + "' is neither a tag nor a field of " + measurements);
         }

@@ -86,6 +86,36 @@ class PlanLoaderTest {
   }
 
   @Test
+  void labelsAreReadInFileOrderAndBadOnesAreReportedWhereTheyAre() throws Exception {
+    Plan plan = load(HOSTS + """
+        labels:
+          instance_type: c7.large
+          region: eu-west-1
+          kernel_build: 614
+        tests:
+          - { type: latency }
+        """);
+    assertThat(plan.labels()).containsExactly(java.util.Map.entry("instance_type", "c7.large"),
+        java.util.Map.entry("region", "eu-west-1"), java.util.Map.entry("kernel_build", "614"));
+    assertThat(load(HOSTS + "tests:\n  - { type: latency }\n").labels()).isEmpty();
+    List<String> errors = errorsOf(HOSTS + """
+        labels:
+          Instance-Type: c7.large
+          image: [a, b]
+          zone: ""
+        tests:
+          - { type: latency }
+        """);
+    assertThat(errors).containsExactly(
+        "plan.yaml:6:3: label 'Instance-Type': a label's name is lower-case letters, digits and '_', starting with a "
+            + "letter (at most 63), e.g. instance_type",
+        "plan.yaml:7:10: label 'image' is a list, expected text",
+        "plan.yaml:8:9: label 'zone' is empty, expected text");
+    assertThat(errorsOf(HOSTS + "labels: c7.large\ntests:\n  - { type: latency }\n"))
+        .containsExactly("plan.yaml:5:9: labels is text ('c7.large'), expected a mapping (key: value lines)");
+  }
+
+  @Test
   void unknownKeyIsReportedWhereItIsWithASuggestion() {
     List<String> errors = errorsOf(HOSTS + """
         tests:

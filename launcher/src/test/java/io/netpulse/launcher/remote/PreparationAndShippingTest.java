@@ -65,6 +65,29 @@ class PreparationAndShippingTest {
     assertThat(facts.nofile()).isNotZero();
     assertThat(facts.kernel()).isEqualTo(System.getProperty("os.version"));
     Preflight.requireTools(facts); // nothing missing: no failure
+    // provenance, from the same probe: the namespaces share this machine's CPUs and memory
+    Machine m = facts.machine();
+    assertThat(m.memoryKib()).isEqualTo(memTotalKib());
+    assertThat(m.vcpus()).isBetween(1, 8192);
+    assertThat(m.cpuModel()).isNotBlank();
+    assertThat(m.mtuBytes()).isBetween(68, 65536);
+    assertThat(m.txQueues()).isGreaterThanOrEqualTo(1);
+    assertThat(m.nicDriver()).isEqualTo(HostFacts.UNKNOWN); // a veth has no device, so no driver
+    boolean ethtool = java.util.stream.Stream.of("/usr/sbin/ethtool", "/sbin/ethtool", "/usr/bin/ethtool")
+        .anyMatch(p -> java.nio.file.Files.isExecutable(Path.of(p)));
+    if (ethtool) {
+      assertThat(m.offloads()).containsKey("generic-receive-offload");
+    } else {
+      assertThat(m.offloads()).as("no ethtool on the host: unknown").isNull();
+    }
+    assertThat(facts.info().offloads()).isEqualTo(m.offloads());
+    assertThat(io.netpulse.launcher.run.ResultTable.machine(facts.info()))
+        .contains("driver unknown", "MTU " + m.mtuBytes(), "offloads " + (ethtool ? "" : "unknown"));
+  }
+
+  private static long memTotalKib() throws java.io.IOException {
+    return java.nio.file.Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal:"))
+        .map(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).findFirst().orElseThrow();
   }
 
   @Test

@@ -75,6 +75,11 @@ class ReportCommandTest {
         + "| rx_bps | bit/s | 347938556.6 | 358195582.3 | 304140697.6 | 336758278.8 | 28706213.4 | 71318187.6 | 3 |");
     assertThat(r.out()).contains("| =SUM(A1) | trans_per_s | transactions/s | 55051.1 |");
     assertThat(r.out()).doesNotContain("<script>", "99.000", "elsewhere", "gone", "junk");
+    // the newest execution's results only, with what they were measured on
+    assertThat(r.out()).doesNotContain("88.800", "c6.large", ReportFixture.EARLIER);
+    assertThat(r.out()).contains("Labels: instance_type=c7.large");
+    assertThat(r.out()).contains("- host sut: kernel 6.1.0-test, Test CPU × 2 vCPUs, 7.6 GiB, driver virtio_net, MTU 1500, "
+        + "offloads unknown, eth0 with 2 queue(s)");
     // the repetitions' windows, once per test
     assertThat(r.out()).contains("| latency | 1 | " + ReportFixture.run(1, 1) + " | sut | - | ");
     assertThat(r.out().lines().filter(l -> l.startsWith("| =SUM(A1) | 2 |")).count()).isEqualTo(1);

@@ -2,6 +2,7 @@ package io.netpulse.launcher.report;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.HostInfo;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
@@ -26,6 +27,11 @@ final class ReportFixture {
 
   static final String PLAN = "np-report";
   static final String EXECUTION = PLAN + "-20261130T120000Z";
+  /** An earlier execution of the plan: on results under its own keys (schema 2), never in the report. */
+  static final String EARLIER = PLAN + "-20261130T110000Z";
+  static final Map<String, String> LABELS = Map.of("instance_type", "c7.large");
+  static final HostInfo SUT_FACTS = new HostInfo("sut", "6.1.0-test", "Test CPU", 2, 8_000_000L, "eth0",
+      "virtio_net", 2, 2, 1500, null, Map.of("sar", "sysstat version 12.6.1"));
   /** A test name that would run script, end a script block or break a CSV row if not escaped. */
   static final String HOSTILE = "rx <b>\"bw\"</b>, </script><script>alert(1)</script>";
   /** A test name a spreadsheet would run as a formula. */
@@ -73,6 +79,10 @@ final class ReportFixture {
         rate(SUT, "eth0", "rx_pps", "packets/s", "1s", start3 - 250 + s * 1000L, 50_000 + rep * 100 + s);
       }
     }
+    ResultEvent earlier = new ResultEvent(ResultEvent.SCHEMA, PLAN, "latency", "tcp_lat_us", "us",
+        new TreeMap<>(Map.of(1, 88.8, 2, 88.8, 3, 88.8)), 3, 88.8, 0.0, 0.0, List.of(SUT), List.of("old"), base,
+        EARLIER, Map.of("instance_type", "c6.large"), List.of(), true, 3, 3);
+    records.add(new ProducerRecord<>(topics.results(), earlier.key(), Json.text(earlier)));
     result(1, "latency", "tcp_lat_us", "us", 99.0, 99.0, 99.0, 99.0, 0.0, 0.0); // replaced below
     result(1, "latency", "tcp_lat_us", "us", 27.1, 33.5, 34.2, 31.6, 3.9, 9.72);
     result(1, "latency", "udp_lat_us", "us", 51.6, 79.2, 31.5, 54.1, 23.9, 59.49);
@@ -125,7 +135,8 @@ final class ReportFixture {
     TreeMap<Integer, Double> values = new TreeMap<>(Map.of(1, r1, 2, r2, 3, r3));
     List<String> runs = List.of(run(test, 1), run(test, 2), run(test, 3));
     ResultEvent r = new ResultEvent(ResultEvent.SCHEMA, PLAN, name, metric, unit, values, 3, mean, stddev, ci95,
-        List.of(SUT), runs, measuringStart.get(run(test, 3)) + 10_000, EXECUTION);
+        List.of(SUT), runs, measuringStart.get(run(test, 3)) + 10_000, EXECUTION, LABELS, List.of(SUT_FACTS), true, 3,
+        3);
     records.add(new ProducerRecord<>(topics.results(), r.key(), Json.text(r)));
   }
 

@@ -20,6 +20,10 @@ public final class RepetitionState {
   /** The plan execution the run belongs to; null from older producers. */
   public String execution;
   public int repetition;
+  /** The plan's labels, the test's hosts' facts and its planned repetitions from the lifecycle; null: unknown. */
+  public Map<String, String> labels;
+  public java.util.List<io.netpulse.common.event.HostInfo> hostFacts;
+  public Integer repetitionsPlanned;
   /** Epoch ms the measuring phase began, 0 before. */
   public long start;
   /** Epoch ms the phase after measuring began, 0 while measuring. */

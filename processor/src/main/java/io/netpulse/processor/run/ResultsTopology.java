@@ -1,11 +1,13 @@
 package io.netpulse.processor.run;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.event.HostInfo;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunValue;
-import io.netpulse.common.json.JsonSerde;
 import io.netpulse.processor.topology.ProcessorSerdes;
 import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Serdes;
@@ -22,12 +24,15 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Run values keyed plan/test/metric → {@code results}: per repetition the latest value (so a value
- * corrected by a late sample, or replayed, replaces rather than adds), with mean, stddev and 95 % CI.
+ * Run values keyed plan/execution/test/metric → {@code results}: per repetition the latest value (so a value
+ * corrected by a late sample, or replayed, replaces rather than adds), with mean, stddev and 95 % CI, each
+ * execution under its own key so that running a plan again adds results rather than replacing them. The newest
+ * execution's result per plan/test/metric also goes to the compacted {@code results-latest}.
  */
 public final class ResultsTopology {
 
   public static final String STORE = "results";
+  public static final String LATEST_STORE = "results-latest";
 
   private final Topics topics;
 
@@ -49,12 +54,24 @@ public final class ResultsTopology {
             Materialized.<String, Accumulated, KeyValueStore<Bytes, byte[]>>as(STORE)
                 .withKeySerde(Serdes.String()).withValueSerde(ProcessorSerdes.json(Accumulated.class)));
     KTable<String, ResultEvent> results = table.mapValues(Accumulated::toResult, Named.as("results-events"));
-    results.toStream(Named.as("results-changes"))
-        .to(topics.results(), Produced.with(Serdes.String(), ProcessorSerdes.json(ResultEvent.class)).withName("results-out"));
+    // a test whose repetitions all failed has only end-of-test markers: no result to send
+    KStream<String, ResultEvent> changes = results.toStream(Named.as("results-changes"))
+        .filter((key, r) -> r == null || r.n() > 0, Named.as("results-with-values"));
+    changes.to(topics.results(), Produced.with(Serdes.String(), ProcessorSerdes.json(ResultEvent.class)).withName("results-out"));
+    // a late replay of an older execution must not take the newest's place: the newer execution wins
+    changes.filter((key, r) -> r != null, Named.as("results-present"))
+        .groupBy((key, r) -> r.latestKey(), Grouped.with("results-by-plan", Serdes.String(),
+            ProcessorSerdes.json(ResultEvent.class)))
+        .reduce((current, r) -> r.supersedes(current) ? r : current, Named.as("newest-execution"),
+            Materialized.<String, ResultEvent, KeyValueStore<Bytes, byte[]>>as(LATEST_STORE)
+                .withKeySerde(Serdes.String()).withValueSerde(ProcessorSerdes.json(ResultEvent.class)))
+        .toStream(Named.as("results-latest-changes"))
+        .to(topics.resultsLatest(), Produced.with(Serdes.String(), ProcessorSerdes.json(ResultEvent.class))
+            .withName("results-latest-out"));
     return results;
   }
 
-  /** The values so far of one plan/test/metric; mutable, lives only in the store. */
+  /** The values so far of one execution's test and metric; mutable, lives only in the store. */
   public static final class Accumulated {
     public String plan;
     public String test;
@@ -65,42 +82,59 @@ public final class ResultsTopology {
     public TreeSet<String> runs = new TreeSet<>();
     public long ts;
     public String execution;
+    public Map<String, String> labels;
+    public List<HostInfo> hostFacts;
+    public Integer repetitionsPlanned;
 
-    /**
-     * A value of a newer execution of the plan starts the statistics afresh (a plan run again replaces
-     * its results rather than mixing with them); one of an older execution (a late replay) is ignored.
-     * Execution ids sort by time (plan-yyyyMMddTHHmmssZ).
-     */
+    /** The test's last planned repetition failed: final with the values there are. */
+    public boolean ended;
+
     Accumulated add(RunValue v) {
-      if (v.execution() != null) {
-        if (execution != null && v.execution().compareTo(execution) < 0) {
-          return this;
-        }
-        if (!v.execution().equals(execution)) {
-          values.clear();
-          hosts.clear();
-          runs.clear();
-          ts = 0;
-          execution = v.execution();
-        }
+      if (v.marker()) {
+        ended = true; // with no value yet it stays without a result (filtered out downstream)
+        return this;
       }
       plan = v.plan();
       test = v.test();
       metric = v.metric();
       unit = v.unit();
+      execution = v.execution();
       values.put(v.repetition(), v.value());
       if (v.host() != null) {
         hosts.add(v.host());
       }
       runs.add(v.run());
       ts = Math.max(ts, v.windowEnd());
+      if (v.labels() != null) {
+        labels = v.labels();
+      }
+      if (v.hostFacts() != null) {
+        hostFacts = v.hostFacts();
+      }
+      if (v.repetitionsPlanned() != null) {
+        repetitionsPlanned = v.repetitionsPlanned();
+      }
       return this;
     }
 
+    /**
+     * Final once every planned repetition has a value, or the last planned one has (an earlier one failed and
+     * will not come), or the last planned one failed; unknown plans (older producers) never are.
+     */
+    boolean isFinal() {
+      return !values.isEmpty() && (ended || repetitionsPlanned != null
+          && (values.size() >= repetitionsPlanned || values.lastKey() >= repetitionsPlanned));
+    }
+
     ResultEvent toResult() {
+      if (values.isEmpty()) { // only end-of-test markers: n = 0, never sent
+        return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, new TreeMap<>(), 0, 0, null, null,
+            List.of(), List.of(), ts, execution, labels, hostFacts, false, repetitionsPlanned, 0);
+      }
       ThreeRunStats stats = ThreeRunStats.of(values.values());
       return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, new TreeMap<>(values), stats.n(),
-          stats.mean(), stats.stddev(), stats.ci95(), new ArrayList<>(hosts), new ArrayList<>(runs), ts, execution);
+          stats.mean(), stats.stddev(), stats.ci95(), new ArrayList<>(hosts), new ArrayList<>(runs), ts, execution,
+          labels, hostFacts, isFinal(), repetitionsPlanned, values.size());
     }
   }
 }

@@ -33,14 +33,18 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * Runs: the lifecycle on {@code runs}, the samples that carry a run id and the tool figures meet,
  * keyed by run, in one repartition topic; from there {@link RunValueProcessor} makes each
- * repetition's values (returned, keyed plan/test/metric), {@link SteadyProcessor} the
+ * repetition's values (returned, keyed plan/execution/test/metric), {@link SteadyProcessor} the
  * {@code steady} events and {@link CpuUseProcessor} each host's CPU use per repetition ({@code cpu}).
  * A {@code runs} record that is not a RunEvent goes to the DLQ.
  */
 public final class RunTopology {
 
-  /** A lifecycle event is a few hundred bytes; its reason is one message. Run state holds each one it reads. */
-  static final int MAX_RUN_EVENT_BYTES = 64 * 1024;
+  /**
+   * A lifecycle event is a few hundred bytes; its reason is one message. A PREPARING event also carries its test's
+   * hosts' facts, a few KiB each with ethtool's offloads: room for a hundred client hosts. Run state holds each one
+   * it reads.
+   */
+  static final int MAX_RUN_EVENT_BYTES = 512 * 1024;
 
   private final Topics topics;
   private final SteadyConfig steadyDefaults;
@@ -74,7 +78,7 @@ public final class RunTopology {
   /**
    * @param samples samples keyed by host (those without a run id are ignored here)
    * @param figures tool figures keyed by run
-   * @return each repetition's values keyed plan/test/metric (also the updates of late inputs)
+   * @return each repetition's values keyed plan/execution/test/metric (also the updates of late inputs)
    */
   public KStream<String, RunValue> build(StreamsBuilder builder, KStream<String, Sample> samples,
       KStream<String, ToolFigure> figures) {

@@ -139,7 +139,7 @@ final class RunValueCalculator {
   private static RunValue runValue(String run, RepetitionState rep, RunValueRules.Rule rule, double value,
       String host, String iface, long inputs) {
     return new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), value, rule.unit(),
-        host, iface, inputs, rep.start, rep.end, rep.execution);
+        host, iface, inputs, rep.start, rep.end, rep.execution, rep.labels, rep.hostFacts, rep.repetitionsPlanned);
   }
 
   static List<Sample> of(List<Sample> samples, String metric) {

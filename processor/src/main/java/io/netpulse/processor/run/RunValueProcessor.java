@@ -19,7 +19,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * Per run: follows the lifecycle, keeps the samples that can make a value and the tool figures, and
  * when a repetition's measuring phase closes (the phase after MEASURING) emits its {@link RunValue}s
- * keyed plan/test/metric. A sample or figure that arrives after the close (Kafka orders records within
+ * keyed plan/execution/test/metric. A sample or figure that arrives after the close (Kafka orders records within
  * a topic, not across topics) emits the value again, corrected; downstream keeps the latest per
  * repetition. A repetition that FAILED while measuring gives no value. A tool figure that never came (the
  * launcher stopped the tool early on steady: netperf sums, iperf's sender rate) is made from the instances'
@@ -92,6 +92,15 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     if (e.execution() != null) {
       rep.execution = e.execution();
     }
+    if (e.labels() != null) {
+      rep.labels = e.labels();
+    }
+    if (e.hostFacts() != null) {
+      rep.hostFacts = e.hostFacts();
+    }
+    if (e.repetitions() != null) {
+      rep.repetitionsPlanned = e.repetitions();
+    }
     boolean closes = false;
     if (e.phase() == RunEvent.Phase.MEASURING) {
       if (rep.start == 0) {
@@ -100,6 +109,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     } else if (e.phase() == RunEvent.Phase.FAILED && !rep.closed()) {
       rep.failed = true; // failed before its window closed: this repetition is not counted
       rep.end = e.ts();
+      endOfTest(run, rep, e.ts());
     } else if (rep.start > 0 && rep.end == 0) {
       rep.end = e.ts();
       closes = true;
@@ -107,6 +117,22 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     runs.put(run, state);
     if (closes) {
       emit(run, rep, RunValueRules.forRun(rep.rulesKey(), rep.iface));
+    }
+  }
+
+  /**
+   * The test's last planned repetition failed: no value will come after it, so the results of the execution are
+   * final as they stand; a marker per metric says so (results without any value ignore it).
+   */
+  private void endOfTest(String run, RepetitionState rep, long ts) {
+    if (rep.repetitionsPlanned == null || rep.repetition < rep.repetitionsPlanned || rep.plan == null) {
+      return;
+    }
+    for (RunValueRules.Rule rule : RunValueRules.forRun(rep.rulesKey(), rep.iface)) {
+      RunValue marker = new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), 0,
+          rule.unit(), null, rep.iface, 0, rep.start, ts, rep.execution, rep.labels, rep.hostFacts,
+          rep.repetitionsPlanned, true);
+      context.forward(new Record<>(marker.resultKey(), marker, ts));
     }
   }
 

@@ -36,17 +36,24 @@ public final class QuestDbStoreSchema {
           "host SYMBOL, \"interface\" SYMBOL, metric SYMBOL, unit SYMBOL, source SYMBOL, run SYMBOL, "
               + "value DOUBLE, timestamp TIMESTAMP",
           "timestamp, host, \"interface\", metric, unit, source, run"),
-      // rep_N columns are added by the first write that has them
+      // rep_N and label_KEY columns are added by the first write that has them
       new Table(StorePoints.RESULT_MEASUREMENT,
-          "plan SYMBOL, test SYMBOL, metric SYMBOL, unit SYMBOL, "
+          "plan SYMBOL, execution SYMBOL, test SYMBOL, metric SYMBOL, unit SYMBOL, "
               + "mean DOUBLE, stddev DOUBLE, ci95 DOUBLE, n LONG, timestamp TIMESTAMP",
-          "timestamp, plan, test, metric, unit"));
+          "timestamp, plan, execution, test, metric, unit"));
+
+  /** Columns a table made by an older netpulse lacks and its dedup keys now name. */
+  private static final List<String> ADDED = List.of(
+      "ALTER TABLE " + StorePoints.RESULT_MEASUREMENT + " ADD COLUMN IF NOT EXISTS execution SYMBOL");
 
   public static final List<String> TABLES = SCHEMA.stream().map(Table::name).toList();
 
-  /** The statements, in order: each table made if missing, then switched to deduplication if it was not. */
-  public static final List<String> DDL = java.util.stream.Stream.concat(SCHEMA.stream().map(Table::create),
-      SCHEMA.stream().map(Table::enableDedup)).toList();
+  /**
+   * The statements, in order: each table made if missing, the columns older tables lack, then each switched to
+   * deduplication if it was not.
+   */
+  public static final List<String> DDL = java.util.stream.Stream.of(SCHEMA.stream().map(Table::create),
+      ADDED.stream(), SCHEMA.stream().map(Table::enableDedup)).flatMap(s -> s).toList();
 
   private QuestDbStoreSchema() {}
 

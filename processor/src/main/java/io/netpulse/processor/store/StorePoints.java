@@ -14,8 +14,9 @@ import io.netpulse.common.event.Sample;
  *                 time = window start, ms precision
  * netpulse_sample tags host, interface, metric, unit, source, run   field value (float)
  *                 time = sample ts, ms precision
- * netpulse_result tags plan, test, metric, unit   fields mean, stddev, ci95 (float; the last two
- *                 only from two repetitions on), n (integer), rep_1, rep_2, … (float, per repetition)
+ * netpulse_result tags plan, execution, test, metric, unit, label_KEY (one per plan label)
+ *                 fields mean, stddev, ci95 (float; the last two only from two repetitions on), n (integer),
+ *                 rep_1, rep_2, … (float, per repetition), final (boolean)
  *                 time = end of the latest repetition, ms precision
  * </pre>
  *
@@ -26,6 +27,8 @@ public final class StorePoints {
   public static final String RATE_MEASUREMENT = "netpulse_rate";
   public static final String SAMPLE_MEASUREMENT = "netpulse_sample";
   public static final String RESULT_MEASUREMENT = "netpulse_result";
+  /** A plan label {@code instance_type} is the result tag {@code label_instance_type}. */
+  public static final String LABEL_TAG_PREFIX = "label_";
 
   private StorePoints() {}
 
@@ -58,10 +61,16 @@ public final class StorePoints {
   public static Point result(io.netpulse.common.event.ResultEvent result) {
     Point point = Point.measurement(RESULT_MEASUREMENT);
     tag(point, "plan", result.plan());
+    tag(point, "execution", result.execution());
     tag(point, "test", result.test());
     tag(point, "metric", result.metric());
     tag(point, "unit", result.unit());
-    point.addField("mean", result.mean()).addField("n", (long) result.n());
+    if (result.labels() != null) {
+      // prefixed: a label named like a tag (plan, test) must not replace it; keys are checked as names in the plan
+      result.labels().forEach((k, v) -> tag(point, LABEL_TAG_PREFIX + k, v));
+    }
+    point.addField("mean", result.mean()).addField("n", (long) result.n())
+        .addField("final", result.finalResult());
     if (result.stddev() != null) {
       point.addField("stddev", result.stddev().doubleValue());
     }

@@ -13,7 +13,7 @@ public final class InputLimits {
    * them far above any real name and far below what makes a record too large (900 KiB).
    */
   public static final int MAX_NAME_CHARS = 4096;
-  /** Record keys are host names, run ids (plan name, time, test and repetition) or plan/test/metric. */
+  /** Record keys are host names, run ids (plan name, time, test and repetition) or plan/execution/test/metric. */
   public static final int MAX_KEY_CHARS = 8192;
 
   private InputLimits() {}

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ProcessorIntegrationTest {
 
   private static final Topics TOPICS = Topics.defaults();
-  private static final String KEY = RecordedReplay.PLAN + "/" + RecordedReplay.TEST + "/rx_bps";
+  private static final String KEY = ResultEvent.key(RecordedReplay.PLAN, null, RecordedReplay.TEST, "rx_bps");
 
   @TempDir Path dir;
 

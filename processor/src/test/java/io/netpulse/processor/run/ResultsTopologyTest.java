@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.event.HostInfo;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunValue;
 import io.netpulse.common.json.JsonSerde;
@@ -26,6 +27,7 @@ class ResultsTopologyTest {
   private TopologyTestDriver driver;
   private TestInputTopic<String, RunValue> values;
   private TestOutputTopic<String, ResultEvent> results;
+  private TestOutputTopic<String, ResultEvent> latestResults;
 
   @BeforeEach
   void setUp() {
@@ -36,6 +38,8 @@ class ResultsTopologyTest {
     driver = new TopologyTestDriver(new ResultsTopology(TOPICS).build(VALUES), props);
     values = driver.createInputTopic(VALUES, Serdes.String().serializer(), JsonSerde.of(RunValue.class).serializer());
     results = driver.createOutputTopic(TOPICS.results(), Serdes.String().deserializer(),
+        JsonSerde.of(ResultEvent.class).deserializer());
+    latestResults = driver.createOutputTopic(TOPICS.resultsLatest(), Serdes.String().deserializer(),
         JsonSerde.of(ResultEvent.class).deserializer());
   }
 
@@ -51,29 +55,81 @@ class ResultsTopologyTest {
   }
 
   private void value(String execution, int repetition, double v) {
+    value(execution, repetition, v, java.util.Map.of("instance_type", "c7.large"), 2);
+  }
+
+  private void value(String execution, int repetition, double v, java.util.Map<String, String> labels,
+      Integer planned) {
     RunValue rv = new RunValue(RunValue.SCHEMA, execution + "-r" + repetition, "plan-a", "rx_bandwidth", repetition,
-        "rx_bps", v, "bit/s", "sut", "eth0", 10, 1000L * repetition, 1000L * repetition + 500, execution);
+        "rx_bps", v, "bit/s", "sut", "eth0", 10, 1000L * repetition, 1000L * repetition + 500, execution, labels,
+        List.of(new HostInfo("sut", "6.1.0", "Xeon", 2, 8_000_000L, "eth0", "ena", 2, 2, 9001,
+            java.util.Map.of("tcp-segmentation-offload", "on"), java.util.Map.of("iperf3", "iperf 3.12"))), planned);
     values.pipeInput(rv.resultKey(), rv);
   }
 
   @Test
-  void aNewerExecutionOfThePlanReplacesTheOlderOnesValuesAndALateOldValueIsIgnored() {
+  void eachExecutionKeepsItsOwnResultAndResultsLatestHasTheNewest() {
     value("plan-a-20261130T080000Z", 1, 10);
     value("plan-a-20261130T080000Z", 2, 12);
-    value("plan-a-20261130T080000Z", 3, 14);
-    assertThat(results.readValuesToList()).last().extracting(ResultEvent::n).isEqualTo(3);
-    value("plan-a-20261130T090000Z", 1, 100); // the plan run again: its repetition 1 starts afresh
-    ResultEvent fresh = results.readValue();
+    List<ResultEvent> first = results.readValuesToList();
+    assertThat(first).extracting(ResultEvent::finalResult).containsExactly(false, true);
+    assertThat(first.get(1).repetitionsCompleted()).isEqualTo(2);
+    assertThat(first.get(1).repetitionsPlanned()).isEqualTo(2);
+    value("plan-a-20261130T090000Z", 1, 100, java.util.Map.of("instance_type", "c7.xlarge"), 2);
+    ResultEvent fresh = results.readKeyValue().value;
     assertThat(fresh.n()).isEqualTo(1);
     assertThat(fresh.mean()).isEqualTo(100.0);
     assertThat(fresh.runs()).containsExactly("plan-a-20261130T090000Z-r1");
-    assertThat(fresh.execution()).isEqualTo("plan-a-20261130T090000Z");
-    value("plan-a-20261130T080000Z", 2, 13); // a late correction of the old execution
-    value("plan-a-20261130T090000Z", 2, 110);
-    List<ResultEvent> out = results.readValuesToList();
-    ResultEvent last = out.get(out.size() - 1);
+    assertThat(fresh.labels()).containsEntry("instance_type", "c7.xlarge");
+    value("plan-a-20261130T080000Z", 2, 13); // a late correction of the old execution: under its own key only
+    value("plan-a-20261130T090000Z", 2, 110, java.util.Map.of("instance_type", "c7.xlarge"), 2);
+    java.util.Map<String, ResultEvent> byKey = new java.util.LinkedHashMap<>();
+    results.readKeyValuesToList().forEach(kv -> byKey.put(kv.key, kv.value));
+    ResultEvent old = byKey.get("plan-a/plan-a-20261130T080000Z/rx_bandwidth/rx_bps");
+    assertThat(old.values()).containsExactly(java.util.Map.entry(1, 10.0), java.util.Map.entry(2, 13.0));
+    assertThat(old.labels()).containsEntry("instance_type", "c7.large");
+    assertThat(old.hostFacts()).extracting(HostInfo::nicDriver).containsExactly("ena");
+    ResultEvent last = byKey.get("plan-a/plan-a-20261130T090000Z/rx_bandwidth/rx_bps");
     assertThat(last.values()).containsExactly(java.util.Map.entry(1, 100.0), java.util.Map.entry(2, 110.0));
     assertThat(last.mean()).isEqualTo(105.0);
+    assertThat(last.finalResult()).isTrue();
+
+    java.util.Map<String, ResultEvent> latest = new java.util.LinkedHashMap<>();
+    latestResults.readKeyValuesToList().forEach(kv -> latest.put(kv.key, kv.value));
+    assertThat(latest).containsOnlyKeys("plan-a/rx_bandwidth/rx_bps");
+    assertThat(latest.get("plan-a/rx_bandwidth/rx_bps").execution()).isEqualTo("plan-a-20261130T090000Z");
+    assertThat(latest.get("plan-a/rx_bandwidth/rx_bps").mean()).isEqualTo(105.0);
+  }
+
+  @Test
+  void theLastPlannedRepetitionMakesTheResultFinalWhenAnEarlierOneFailed() {
+    value("plan-a-20261130T080000Z", 1, 10, java.util.Map.of(), 3);
+    value("plan-a-20261130T080000Z", 3, 12, java.util.Map.of(), 3); // repetition 2 failed: no value
+    List<ResultEvent> out = results.readValuesToList();
+    assertThat(out).extracting(ResultEvent::finalResult).containsExactly(false, true);
+    assertThat(out.get(1).repetitionsCompleted()).isEqualTo(2);
+    value("plan-b-20261130T080000Z", 1, 10, null, null); // an older launcher: planned unknown, never final
+    assertThat(results.readValue().finalResult()).isFalse();
+  }
+
+  @Test
+  void aFailedLastRepetitionMakesTheResultFinalAndATestWithoutValuesGivesNone() {
+    value("plan-a-20261130T080000Z", 1, 10, java.util.Map.of(), 2);
+    marker("plan-a-20261130T080000Z", 2); // repetition 2 of 2 failed
+    List<ResultEvent> out = results.readValuesToList();
+    assertThat(out).extracting(ResultEvent::finalResult).containsExactly(false, true);
+    assertThat(out.get(1).n()).isEqualTo(1);
+    assertThat(out.get(1).repetitionsCompleted()).isEqualTo(1);
+    marker("plan-a-20261130T090000Z", 2); // every repetition failed: nothing to send
+    assertThat(results.isEmpty()).isTrue();
+    assertThat(latestResults.readValuesToList()).extracting(ResultEvent::execution)
+        .containsOnly("plan-a-20261130T080000Z");
+  }
+
+  private void marker(String execution, int repetition) {
+    RunValue m = new RunValue(RunValue.SCHEMA, execution + "-r" + repetition, "plan-a", "rx_bandwidth", repetition,
+        "rx_bps", 0, "bit/s", null, "eth0", 0, 0, 1000, execution, java.util.Map.of(), List.of(), 2, true);
+    values.pipeInput(m.resultKey(), m);
   }
 
   @Test
@@ -94,7 +150,8 @@ class ResultsTopologyTest {
     assertThat(r.ci95()).isCloseTo(4.968275, within(1e-5));
     assertThat(r.values()).containsExactly(
         java.util.Map.entry(1, 10.0), java.util.Map.entry(2, 12.0), java.util.Map.entry(3, 14.0));
-    assertThat(r.key()).isEqualTo("plan-a/rx_bandwidth/rx_bps");
+    assertThat(r.key()).isEqualTo("plan-a//rx_bandwidth/rx_bps"); // an older producer's: no execution
+    assertThat(r.latestKey()).isEqualTo("plan-a/rx_bandwidth/rx_bps");
     assertThat(r.hosts()).containsExactly("sut");
     assertThat(r.runs()).containsExactly("run-1", "run-2", "run-3");
     assertThat(r.unit()).isEqualTo("bit/s");

@@ -308,8 +308,45 @@ class RunTopologyTest {
     assertThat(v.iface()).isEqualTo("veth0");
     assertThat(v.inputs()).isEqualTo(5);
     assertThat(v.test()).isEqualTo("into-b");
-    assertThat(v.resultKey()).isEqualTo("plan-a/into-b/rx_bps");
+    assertThat(v.resultKey()).isEqualTo("plan-a//into-b/rx_bps");
     assertThat(values.isEmpty()).isTrue();
+  }
+
+  /**
+   * The launcher's labels, host facts (PREPARING) and planned repetitions go on with each value; the last planned
+   * repetition failing while it measured gives an end-of-test marker per metric instead of a value.
+   */
+  @Test
+  void valuesCarryTheProvenanceAndAFailedLastRepetitionEndsTheTest() {
+    Map<String, String> labels = Map.of("instance_type", "c7.large");
+    List<io.netpulse.common.event.HostInfo> facts = List.of(new io.netpulse.common.event.HostInfo("sut", "6.1",
+        "cpu", 2, 1L, "eth0", "ena", 1, 1, 1500, null, Map.of()));
+    String exec = "plan-a-20261201T100000Z";
+    for (int rep = 1; rep <= 2; rep++) {
+      String run = exec + "-r" + rep;
+      long t = T + rep * 10_000L;
+      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, Phase.PREPARING, t,
+          null, "rx_pps", "sut", "eth0", exec, null).withPlanLabels(labels, 2).withHostFacts(facts)), t);
+      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, Phase.MEASURING, t + 1,
+          null, "rx_pps", "sut", "eth0", exec, null).withPlanLabels(labels, 2)), t + 1);
+      sample(Sample.of("rx_pps", 100 * rep, "packets/s", "eth0", t + 1_000).withOrigin("sut", run, "sar-dev"));
+      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep,
+          rep == 1 ? Phase.DONE : Phase.FAILED, t + 2_000, rep == 1 ? null : "client died", "rx_pps", "sut", "eth0",
+          exec, null).withPlanLabels(labels, 2)), t + 2_000);
+    }
+    List<RunValue> out = values.readValuesToList();
+    assertThat(out).hasSize(2);
+    RunValue value = out.get(0);
+    assertThat(value.marker()).isFalse();
+    assertThat(value.value()).isEqualTo(100.0);
+    assertThat(value.labels()).isEqualTo(labels);
+    assertThat(value.hostFacts()).isEqualTo(facts);
+    assertThat(value.repetitionsPlanned()).isEqualTo(2);
+    assertThat(value.resultKey()).isEqualTo("plan-a/" + exec + "/pps/rx_pps");
+    RunValue marker = out.get(1);
+    assertThat(marker.marker()).isTrue();
+    assertThat(marker.repetition()).isEqualTo(2);
+    assertThat(marker.resultKey()).isEqualTo(value.resultKey());
   }
 
   @Test
@@ -322,7 +359,7 @@ class RunTopologyTest {
     typedPhase("run-11", "large", "rx_pps", "sut", "eth0", Phase.DONE, T + 5_000);
     Map<String, Double> byKey = new LinkedHashMap<>();
     values.readKeyValuesToList().forEach(kv -> byKey.put(kv.key, kv.value.value()));
-    assertThat(byKey).containsExactly(Map.entry("plan-a/small/rx_pps", 100.0), Map.entry("plan-a/large/rx_pps", 700.0));
+    assertThat(byKey).containsExactly(Map.entry("plan-a//small/rx_pps", 100.0), Map.entry("plan-a//large/rx_pps", 700.0));
   }
 
   /**
@@ -384,7 +421,7 @@ class RunTopologyTest {
     assertThat(out.get("1/rtt_avg_ms").value()).isEqualTo(0.070);
     assertThat(out.get("1/tcp_lat_us").unit()).isEqualTo("us");
     assertThat(out.get("1/rtt_avg_ms").unit()).isEqualTo("ms");
-    assertThat(out.get("1/rtt_avg_ms").resultKey()).isEqualTo("plan-a/lat/rtt_avg_ms");
+    assertThat(out.get("1/rtt_avg_ms").resultKey()).isEqualTo("plan-a//lat/rtt_avg_ms");
   }
 
   @Test

@@ -78,6 +78,41 @@ class QuestDbStoreSchemaTest {
     }
   }
 
+  /**
+   * A result table made by an older netpulse (no execution column) gets one; two executions' points of one
+   * plan/test/metric stay apart, tagged with their execution and labels (label_KEY), and a point written again
+   * replaces only its own.
+   */
+  @Test
+  void resultPointsOfTwoExecutionsStayApartWithTheirLabels() {
+    try (EmbeddedQuestDb db = EmbeddedQuestDb.start(dir.resolve("qdb"), 0)) {
+      db.sql("CREATE TABLE netpulse_result (plan SYMBOL, test SYMBOL, metric SYMBOL, unit SYMBOL, mean DOUBLE, "
+          + "stddev DOUBLE, ci95 DOUBLE, n LONG, timestamp TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY DAY WAL");
+      QuestDbStoreSchema.apply(db::sql);
+      long t = 1_796_014_834_000L;
+      try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "o", "b")) {
+        store.write(result("p-20261201T100000Z", "c7.large", 1.0, t, false));
+        store.write(result("p-20261201T100000Z", "c7.large", 1.5, t, true)); // the same point, final now
+        store.write(result("p-20261201T110000Z", "c7.xlarge", 2.0, t + 60_000, true));
+        assertThat(store.flush()).isTrue();
+      }
+      await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+          .until(() -> db.sql("SELECT execution, label_instance_type, mean, final FROM netpulse_result "
+              + "ORDER BY timestamp"), rows -> rows.equals(List.of(
+                  Map.of("execution", "p-20261201T100000Z", "label_instance_type", "c7.large", "mean", 1.5,
+                      "final", true),
+                  Map.of("execution", "p-20261201T110000Z", "label_instance_type", "c7.xlarge", "mean", 2.0,
+                      "final", true))));
+    }
+  }
+
+  private static io.netpulse.common.event.ResultEvent result(String execution, String instanceType, double mean,
+      long ts, boolean isFinal) {
+    return new io.netpulse.common.event.ResultEvent(io.netpulse.common.event.ResultEvent.SCHEMA, "p", "rx", "rx_bps",
+        Units.BITS_PER_S, new java.util.TreeMap<>(Map.of(1, mean)), 1, mean, null, null, List.of("sut"),
+        List.of("r1"), ts, execution, Map.of("instance_type", instanceType), List.of(), isFinal, 1, 1);
+  }
+
   @Test
   void aStoreThatDoesNotAnswerIsToldApartFromOneThatIsNotQuestDb() throws Exception {
     int closedPort;

@@ -7,6 +7,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import io.netpulse.common.Topics;
+import io.netpulse.common.event.HostInfo;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.Test;
 class EventSchemaTest {
 
   private static final Topics TOPICS = Topics.defaults();
+  /** Layouts past their first version (issue 14: provenance, results per execution). */
+  private static final Map<String, Integer> VERSIONS = Map.of("run-event", 2, "result-event", 2, "run-value", 2);
   private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
 
   private static Schema schema(String name) throws Exception {
@@ -46,7 +49,7 @@ class EventSchemaTest {
     for (String value : values) {
       JsonNode node = Json.mapper().readTree(value);
       assertThat(schema.validate(node)).as(schemaName + ": " + value).isEmpty();
-      assertThat(node.get("schema").asInt()).isEqualTo(1);
+      assertThat(node.get("schema").asInt()).isEqualTo(VERSIONS.getOrDefault(schemaName, 1));
     }
   }
 
@@ -64,7 +67,13 @@ class EventSchemaTest {
       TestInputTopic<String, String> tools = input(driver, TOPICS.toolOutput());
       // the launcher's layout (type, SUT, interface) and the older one without them
       String measuring = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.MEASURING, t, null,
-          "rx_bandwidth", "sut", "lo"));
+          "rx_bandwidth", "sut", "lo").withPlanLabels(Map.of("instance_type", "c7.large"), 1));
+      // the PREPARING event carries the test's hosts' facts (schema 2)
+      String preparing = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.PREPARING, t - 1,
+          null, "rx_bandwidth", "sut", "lo").withPlanLabels(Map.of("instance_type", "c7.large"), 1)
+          .withHostFacts(List.of(new HostInfo("sut", "6.1.0", "Xeon", 2, 8_000_000L, "lo", "unknown", 1, 1, 65536,
+              null, Map.of("sar", "sysstat version 12.6.1")))));
+      runs.pipeInput("r1", preparing, t - 1);
       String done = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.DONE, t + 10_000, "ok"));
       runs.pipeInput("r1", measuring, t);
       long seq = 0;
@@ -102,13 +111,17 @@ class EventSchemaTest {
       inputs = new String[] {measuring, done, firstLine, tool, collectorLine, climbed};
       driver.advanceWallClockTime(RateTopology.DEFAULT_EMIT_EVERY); // rates are emitted on a wall-clock tick
 
-      assertValid("run-event", List.of(inputs[0], inputs[1], inputs[5]));
+      assertValid("run-event", List.of(inputs[0], inputs[1], inputs[5], preparing));
       assertValid("line-event", List.of(inputs[2], inputs[4]));
       assertValid("tool-output-event", List.of(inputs[3]));
       assertValid("sample", output(driver, TOPICS.samples()));
       assertValid("rate-event", output(driver, TOPICS.rates()));
       assertValid("steady-event", output(driver, TOPICS.steady()));
-      assertValid("result-event", output(driver, TOPICS.results()));
+      List<String> results = output(driver, TOPICS.results());
+      assertValid("result-event", results);
+      assertThat(results).anyMatch(r -> r.contains("\"final\":true") && r.contains("\"instance_type\":\"c7.large\"")
+          && r.contains("\"cpuModel\":\"Xeon\""));
+      assertValid("result-event", output(driver, TOPICS.resultsLatest()));
       assertValid("dead-letter", output(driver, TOPICS.dlq()));
       assertValid("cpu-use", output(driver, TOPICS.cpu()));
     }
