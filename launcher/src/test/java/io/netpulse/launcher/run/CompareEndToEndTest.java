@@ -51,23 +51,28 @@ class CompareEndToEndTest {
 
   @Test
   void compareSaysTheFasterLinkIsBetterAndTheSwappedGateFails() throws Exception {
-    Path plan = TestPlans.write(dir, HOSTS, "e2e-compare", """
-        repetitions: 3
-        stop: fixed
-        warmup: 1s""",
-        "{ type: rx_bandwidth, streams: 2, duration: 2s }",
-        "{ type: rx_pps, tool: iperf3, streams: 2, duration: 2s }",
-        "{ type: latency, duration: 2s, ping_count: 2 }");
     // one broker for both runs and every command after them: each command's own embedded broker on the data dir
     // would cost a start of its own (20-50 s on this machine)
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
-      compare(plan, "--bootstrap-servers=" + kafka.bootstrapServers());
+      compare("--bootstrap-servers=" + kafka.bootstrapServers());
     }
   }
 
-  private void compare(Path plan, String kafka) throws Exception {
-    Execution slow = capped(plan, "8mbit", "slow", kafka);
-    Execution fast = capped(plan, "16mbit", "fast", kafka);
+  /** The plan, labelled with the link's cap as a user labels an instance type. */
+  private Path plan(String link) throws Exception {
+    return TestPlans.write(dir, HOSTS, "e2e-compare", """
+        labels: { link: %s }
+        repetitions: 3
+        stop: fixed
+        warmup: 1s""".formatted(link),
+        "{ type: rx_bandwidth, streams: 2, duration: 2s }",
+        "{ type: rx_pps, tool: iperf3, streams: 2, duration: 2s }",
+        "{ type: latency, duration: 2s, ping_count: 2 }");
+  }
+
+  private void compare(String kafka) throws Exception {
+    Execution slow = capped(plan("slow"), "8mbit", "slow", kafka);
+    Execution fast = capped(plan("fast"), "16mbit", "fast", kafka);
     assertThat(slow.id()).isNotEqualTo(fast.id());
 
     // each archive reads back into the report the topics gave right after its run
@@ -117,6 +122,15 @@ class CompareEndToEndTest {
     assertThat(mixed.exit()).as(mixed.err() + mixed.out()).isZero();
     assertThat(mixed.out()).contains("\"execution\" : \"" + fast.id() + "\"");
     assertThat(rows(mixed.out()).get("rx_pps/rx_pps").path("verdict").asText()).isEqualTo("better");
+
+    // label selectors find each execution on the results topic, which keeps both
+    CliRun byLabel = CliRun.of("compare", "link=slow", "link=fast", "--format", "json", kafka);
+    assertThat(byLabel.exit()).as(byLabel.err() + byLabel.out()).isZero();
+    assertThat(byLabel.out()).contains("\"execution\" : \"" + slow.id() + "\"", "\"execution\" : \"" + fast.id() + "\"");
+    assertThat(rows(byLabel.out()).get("rx_bandwidth/rx_bps").path("verdict").asText()).isEqualTo("better");
+    JsonNode archived = Json.mapper().readTree(fast.archive().toFile());
+    assertThat(archived.path("labels").path("link").asText()).isEqualTo("fast");
+    assertThat(archived.path("hostFacts").path("sut").path("kernel").asText()).isNotBlank();
   }
 
   /** A run through the capped link, the live report of it and its export, all before the next run. */
