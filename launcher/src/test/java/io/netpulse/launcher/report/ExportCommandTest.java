@@ -54,9 +54,10 @@ class ExportCommandTest {
         2))));
     extra.add(new ProducerRecord<>(TOPICS.toolOutput(), "someone-else", Json.text(new ToolOutputEvent(1,
         "someone-else", "latency", 1, "peer", "client", "ping", "1", "ping", 0, "x", "", 1, 2))));
-    // another plan's two executions, labelled, as results kept per execution carry them
-    extra.add(labelled("lab-a", "c7.large", 1000, "19100000, \"2\": 20300000, \"3\": 18700000"));
-    extra.add(labelled("lab-b", "c7.xlarge", 2000, "39200000, \"2\": 40100000, \"3\": 38800000"));
+    // another plan's two executions, labelled, as results kept per execution carry them (instance types of their
+    // own: the fixture's plan is labelled c7.large too, and a selector takes the latest execution that matches)
+    extra.add(labelled("lab-a", "m7.large", 1000, "19100000, \"2\": 20300000, \"3\": 18700000"));
+    extra.add(labelled("lab-b", "m7.xlarge", 2000, "39200000, \"2\": 40100000, \"3\": 38800000"));
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
@@ -162,11 +163,11 @@ class ExportCommandTest {
     assertThat(t.path("b").path("execution").asText()).isEqualTo(ReportFixture.EXECUTION);
     assertThat(t.path("comparisons")).hasSize(6);
 
-    CliRun labels = netpulse("compare", "instance_type=c7.large", "instance_type=c7.xlarge", "--format", "json");
+    CliRun labels = netpulse("compare", "instance_type=m7.large", "instance_type=m7.xlarge", "--format", "json");
     assertThat(labels.exit()).as(labels.err()).isZero();
     JsonNode l = Json.mapper().readTree(labels.out());
     assertThat(l.path("a").path("execution").asText()).isEqualTo("lab-a");
-    assertThat(l.path("b").path("labels").path("instance_type").asText()).isEqualTo("c7.xlarge");
+    assertThat(l.path("b").path("labels").path("instance_type").asText()).isEqualTo("m7.xlarge");
     assertThat(l.path("comparisons").get(0).path("verdict").asText()).isEqualTo("better");
 
     // a plan's name: its latest execution; an execution id: that one
