@@ -83,6 +83,9 @@ class CollectorRestartTest {
       Path secondLog = dir.resolve("second.log");
       await("the restart gap of both sources logged").atMost(Duration.ofSeconds(60))
           .until(() -> gaps(Files.readString(secondLog)).size() == SOURCES.size());
+      // the endpoint's line comes after the sources start, and may come after their gaps on a loaded machine
+      await("the metrics endpoint named").atMost(Duration.ofSeconds(30))
+          .until(() -> Files.readString(secondLog).contains("metrics http://"));
       String metrics = scrape(Files.readString(secondLog));
       assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
       String secondOut = Files.readString(secondLog);
