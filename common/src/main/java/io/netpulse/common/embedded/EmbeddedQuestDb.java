@@ -48,6 +48,31 @@ public final class EmbeddedQuestDb implements AutoCloseable {
    *     taken or the directory cannot be written
    */
   public static EmbeddedQuestDb start(Path rootDir, int httpPort) {
+    // A port chosen free (port 0) can be taken by another process before QuestDB binds it; then take another. A port
+    // the user chose is theirs: one attempt.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startOnce(rootDir, httpPort);
+      } catch (PortTakenException e) {
+        if (httpPort != 0 || attempt >= 3) {
+          throw LocalResources.portInUse(e.port, STORE_PORT_OPTION);
+        }
+        LOG.info("port {} was taken before the embedded QuestDB could bind it; trying another", e.port);
+      }
+    }
+  }
+
+  /** QuestDB could not bind its HTTP port. */
+  private static final class PortTakenException extends Exception {
+    private final int port;
+
+    PortTakenException(int port) {
+      super(null, null, false, false);
+      this.port = port;
+    }
+  }
+
+  private static EmbeddedQuestDb startOnce(Path rootDir, int httpPort) throws PortTakenException {
     Path root = rootDir.toAbsolutePath().normalize();
     LocalResources.requireWritableDir(root);
     int port = LocalResources.requireFreePort(httpPort, STORE_PORT_OPTION);
@@ -61,13 +86,13 @@ public final class EmbeddedQuestDb implements AutoCloseable {
       server.start();
     } catch (IOException e) {
       throw LocalResources.notWritable(root, e);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | io.questdb.network.NetworkError e) { // NetworkError (a bind failure) is an Error
       if (server != null) {
         server.close(); // release what did start (threads, files) before reporting
       }
-      // A port grabbed between our check and QuestDB's bind shows up here too.
-      if (!LocalResources.isFree(port)) {
-        throw LocalResources.portInUse(port, STORE_PORT_OPTION);
+      // A port grabbed between our check and QuestDB's bind shows up here: as the bind's error, or as the port taken
+      if (e instanceof io.questdb.network.NetworkError || !LocalResources.isFree(port)) {
+        throw new PortTakenException(port);
       }
       throw new EmbeddedStartException("embedded QuestDB failed to start in " + root + ": " + e.getMessage(), e);
     }
