@@ -42,7 +42,7 @@ class CompareEndToEndTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();
 
-  private static final Pattern EXECUTION = Pattern.compile("netpulse run: plan \\S+, execution (\\S+)");
+  private static final Pattern EXECUTION = Pattern.compile("netpulse run: plan \\S+, execution ([^\\s,]+)"); // ", labels ..." may follow
 
   @TempDir Path dir;
 
