@@ -182,7 +182,12 @@ public final class RemoteBatch {
           report.accept(span.getAsLong());
         }
       }
-      case 'x' -> p.ended(BatchScript.exitStatus(Integer.parseInt(rest.strip())));
+      case 'x' -> {
+        p.ended(BatchScript.exitStatus(Integer.parseInt(rest.strip())));
+        synchronized (this) {
+          notifyAll(); // an instance that ended before its start stamp no longer holds up awaitAllStarting
+        }
+      }
       default -> LOG.debug("{} batch: unexpected line '{}'", host.name(), line);
     }
   }
@@ -347,7 +352,7 @@ public final class RemoteBatch {
   private synchronized void awaitAllStarting(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!ended && System.nanoTime() < deadline && !allStartingOrEnded()) {
-      wait(Math.max(1, Math.min(50, (deadline - System.nanoTime()) / 1_000_000))); // an exit does not notify here
+      wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
     }
   }
 

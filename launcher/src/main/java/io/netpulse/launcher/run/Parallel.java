@@ -35,27 +35,11 @@ final class Parallel {
    * even when another start failed); the first failure is thrown once all have finished.
    */
   static void startAll(List<Start> starts, Collection<RemoteProcess> started) throws RemoteFailure, InterruptedException {
-    List<Future<RemoteProcess>> futures = new ArrayList<>();
-    for (Start s : starts) {
-      futures.add(POOL.submit(s::start));
-    }
-    RemoteFailure first = null;
-    for (Future<RemoteProcess> f : futures) {
-      try {
-        RemoteProcess p = f.get();
-        synchronized (started) {
-          started.add(p);
-        }
-      } catch (ExecutionException e) {
-        if (first == null) {
-          first = e.getCause() instanceof RemoteFailure r ? r
-              : new RemoteFailure("?", String.valueOf(e.getCause().getMessage()));
-        }
+    callAll(starts.stream().<Task<RemoteProcess>>map(s -> s::start).toList(), p -> {
+      synchronized (started) {
+        started.add(p);
       }
-    }
-    if (first != null) {
-      throw first;
-    }
+    });
   }
 
   interface Task<T> {
