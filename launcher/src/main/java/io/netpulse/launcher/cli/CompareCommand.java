@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
  * each metric improves; {@code --fail-on-regression PCT} makes it a gate (exit 1).
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-    description = {"Compare two executions, test by test and metric by metric: both means ± 95 % CI, B ÷ A, "
+    description = {"Compare two executions, test by test and metric by metric: both means ± 95 %% CI, B ÷ A, "
         + "Welch's two-sided t-test p-value and a verdict for B (better, worse, no significant difference at "
         + "alpha 0.05; not enough repetitions below 2 on a side) that knows each metric's direction (bandwidth, "
         + "pps, connections: higher is better; latency: lower is better).",
@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
             + "a label selector KEY=VALUE[,KEY=VALUE] (the latest execution with those labels)."},
     footer = {"", "Examples:",
         "  netpulse compare old.json new.json                       # two archives or run outputs",
-        "  netpulse compare base.json new.json --fail-on-regression 5  # exit 1 if a metric is >5 % significantly worse",
+        "  netpulse compare base.json new.json --fail-on-regression 5  # exit 1 if a metric is >5 %% significantly worse",
         "  netpulse compare xlarge-plan large-plan --bootstrap-servers kafka:9092 --format markdown",
         "  netpulse compare instance_type=c7.large instance_type=c7.xlarge --format json",
         "", "Exit codes: 0 compared (no regression beyond --fail-on-regression), 1 a regression beyond it, "

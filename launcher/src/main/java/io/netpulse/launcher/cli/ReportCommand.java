@@ -58,7 +58,7 @@ public final class ReportCommand implements Callable<Integer> {
   int timeoutSeconds;
 
   @Option(names = "--seed-figures", defaultValue = "${env:NETPULSE_SEED_FIGURES:-false}",
-      description = "also show each bit rate read from sar as the seeds compute it (kB taken as 1000 B: 2.34 % lower), "
+      description = "also show each bit rate read from sar as the seeds compute it (kB taken as 1000 B: 2.34 %% lower), "
           + "labelled METRIC_as_seeds, to compare with vendors' published figures")
   boolean seedFigures;
 

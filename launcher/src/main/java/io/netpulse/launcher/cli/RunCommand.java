@@ -83,7 +83,7 @@ public class RunCommand implements Callable<Integer> {
   Output output;
 
   @Option(names = "--seed-figures", defaultValue = "${env:NETPULSE_SEED_FIGURES:-false}",
-      description = "also print each bit rate read from sar as the seeds compute it (kB taken as 1000 B: 2.34 % lower), "
+      description = "also print each bit rate read from sar as the seeds compute it (kB taken as 1000 B: 2.34 %% lower), "
           + "labelled METRIC_as_seeds, to compare with vendors' published figures")
   boolean seedFigures;
 
