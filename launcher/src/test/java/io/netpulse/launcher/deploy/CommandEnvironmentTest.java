@@ -36,18 +36,18 @@ class CommandEnvironmentTest {
   }
 
   @Test
-  void everyVariableOfTheDeployedCommandsIsInTheReadme() {
-    String readme = RepoFiles.read("README.md");
+  void everyVariableOfTheDeployedCommandsIsInTheConfigurationDoc() {
+    String doc = RepoFiles.read("docs/configuration.md");
     Set<String> missing = new java.util.TreeSet<>();
     for (String command : DEPLOYED) {
       for (CodeEnvironment.OptionDefault o : CodeEnvironment.optionsByCommand().get(command)) {
         if (!o.hidden()) {
-          o.envNames().stream().filter(name -> !readme.contains("`" + name + "`")).forEach(missing::add);
+          o.envNames().stream().filter(name -> !doc.contains("`" + name + "`")).forEach(missing::add);
         }
       }
     }
     if (!missing.isEmpty()) {
-      fail("README.md: section Configuration does not name " + missing);
+      fail("docs/configuration.md does not name " + missing);
     }
   }
 

@@ -258,10 +258,10 @@ class PlanLoaderTest {
         "plan.yaml:5:10: test 1 (rx_pps): sut and peer are both 'sut', expected two different hosts");
   }
 
-  /** The plan reference (examples/README.md) names every key and type the loader accepts. */
+  /** The plan reference (docs/plans.md) names every key and type the loader accepts. */
   @Test
   void everyKeyIsDocumented() throws Exception {
-    String doc = java.nio.file.Files.readString(EXAMPLES.resolve("README.md"));
+    String doc = java.nio.file.Files.readString(Path.of("..", "docs", "plans.md"));
     List<String> keys = new java.util.ArrayList<>();
     keys.addAll(PlanLoader.PLAN_KEYS);
     keys.addAll(PlanLoader.HOST_KEYS);
@@ -276,7 +276,7 @@ class PlanLoaderTest {
       keys.add(tool.yamlName());
     }
     for (String key : keys) {
-      assertThat(doc).as("README documents %s", key).containsPattern("[`| ]" + java.util.regex.Pattern.quote(key) + "[`| ]");
+      assertThat(doc).as("docs/plans.md documents %s", key).containsPattern("[`| ]" + java.util.regex.Pattern.quote(key) + "[`| ]");
     }
   }
 
