@@ -7,7 +7,7 @@ import java.util.function.ToDoubleFunction;
 /**
  * The collector's counters in the Prometheus text exposition format (version 0.0.4): one family per counter, labelled
  * by host and source, then the Kafka producer's send rate and errors and the heap in use. Names and units are listed
- * in collector/README.md.
+ * in docs/collector.md.
  */
 public final class PrometheusText {
 

@@ -1,7 +1,7 @@
 package io.netpulse.collector;
 
 /**
- * The complete output of one tool run ({@code tool-output}, keyed by run: README, Topics), for replay and audit next to the
+ * The complete output of one tool run ({@code tool-output}, keyed by run: docs/topics.md), for replay and audit next to the
  * per-line stream.
  *
  * @param run        run id (the record key)

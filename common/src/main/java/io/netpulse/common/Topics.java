@@ -2,7 +2,7 @@ package io.netpulse.common;
 
 import java.util.List;
 
-/** Topic names (README: Topics), under a configurable prefix (default {@code netpulse.}). */
+/** Topic names (docs/topics.md), under a configurable prefix (default {@code netpulse.}). */
 public record Topics(String prefix) {
 
   public static final String DEFAULT_PREFIX = "netpulse.";

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The one place that knows which way each result metric improves. It lists every metric the processor's
- * {@code RunValueRules} produces (and the README's metric tables); a metric it does not list is judged by its unit
+ * {@code RunValueRules} produces (and docs/plans.md's table of test types); a metric it does not list is judged by its unit
  * (rates and counts: higher, times: lower), so that a new metric is not silently judged the wrong way round.
  */
 public final class MetricCatalog {

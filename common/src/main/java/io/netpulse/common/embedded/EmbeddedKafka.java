@@ -128,7 +128,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     return logDir;
   }
 
-  /** Creates the topics (README: Topics) that do not exist yet; {@code results} is compacted. */
+  /** Creates the topics (docs/topics.md) that do not exist yet; {@code results} is compacted. */
   public void createTopics(Topics topics, int partitions) {
     createTopics(connection(), topics, partitions, (short) 1);
   }

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * QuestDB running in this JVM: the embedded time-series store (README: Store layout). It accepts
+ * QuestDB running in this JVM: the embedded time-series store (docs/store.md). It accepts
  * influxdb-client-java's v2 writes at {@code /api/v2/write} and answers SQL at {@code /exec}.
  *
  * <p>Only the HTTP server runs, bound to 127.0.0.1; PG wire, ILP over TCP/UDP, the min-HTTP health

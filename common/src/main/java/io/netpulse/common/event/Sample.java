@@ -3,7 +3,7 @@ package io.netpulse.common.event;
 /**
  * The one data shape that flows from parser to topic to store: one value of one metric.
  *
- * @param metric  metric name (README: Topics) (rx_pps, rx_bps, tcp_estab, ...)
+ * @param metric  metric name (docs/topics.md) (rx_pps, rx_bps, tcp_estab, ...)
  * @param value   the value, in {@code unit}
  * @param unit    unit of {@code value}, e.g. "packets/s", "bit/s", "connections", "us"
  * @param host    host the value describes

@@ -79,7 +79,7 @@ public final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--batch-linger", paramLabel = "MILLIS", defaultValue = "${env:NETPULSE_BATCH_LINGER:-500}",
         description = "Once a line waits, gather more for this long before one Kafka request: lines reach Kafka up to "
             + "this much later, for fewer requests and less CPU (default: ${DEFAULT-VALUE}; figures in "
-            + "collector/README.md).")
+            + "docs/measurements/2026-11-30-collector.md).")
     int batchLingerMillis;
 
     @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_DURATION:-0}",

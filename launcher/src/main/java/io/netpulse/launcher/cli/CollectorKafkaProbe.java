@@ -46,7 +46,7 @@ final class CollectorKafkaProbe {
         return null;
       }
       return "Kafka at " + kafka.bootstrapServers() + " has no topic " + linesTopic + "; " + waiting + "exists: "
-          + "start 'netpulse processor' (it creates netpulse's topics) or create them (README, Topics), or check "
+          + "start 'netpulse processor' (it creates netpulse's topics) or create them (docs/topics.md), or check "
           + "--topic-prefix";
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

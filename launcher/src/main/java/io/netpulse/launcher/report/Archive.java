@@ -18,7 +18,7 @@ import java.util.Map;
  * One execution as a self-contained file ({@code netpulse export}), read back by {@code report FILE} and
  * {@code compare FILE FILE} with no Kafka. Its sections are the report's own ({@link MetricSection}: the results-topic
  * event, the repetitions with their windows and CPU use, the SUT's 1-s series), so a report of the file is the report
- * of the topics. Layout documented in the README, "Comparing"; {@link #SCHEMA} changes with it.
+ * of the topics. Layout documented in docs/compare.md, "The archive"; {@link #SCHEMA} changes with it.
  *
  * @param format       always {@link #FORMAT}: tells an archive from other JSON
  * @param resultsTopic the topic the results were read from (the report names it)

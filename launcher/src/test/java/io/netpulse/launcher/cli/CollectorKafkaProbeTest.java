@@ -24,7 +24,7 @@ class CollectorKafkaProbeTest {
       String warning = CollectorKafkaProbe.check(kafka.connection(), "netpulse.lines", spool);
       assertThat(warning).isEqualTo("Kafka at " + kafka.bootstrapServers() + " has no topic netpulse.lines; lines "
           + "wait in memory, then in the spool " + spool + ", and are sent once it exists: start 'netpulse processor' "
-          + "(it creates netpulse's topics) or create them (README, Topics), or check --topic-prefix");
+          + "(it creates netpulse's topics) or create them (docs/topics.md), or check --topic-prefix");
 
       kafka.createTopics(Topics.defaults(), 1);
       assertThat(CollectorKafkaProbe.check(kafka.connection(), "netpulse.lines", spool)).isNull();

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * examples/seed-000-huawei.yaml against /work/shared/seeds/000 (Huawei Cloud, "云服务器网络性能测试指导"): each
+ * examples/seed-000-huawei.yaml against seed 000 (Huawei Cloud, "云服务器网络性能测试指导"): each
  * command the plan starts is the seed's line, quoted here as the seed prints it, less the differences
- * examples/README.md lists.
+ * docs/seeds.md lists.
  */
 class Seed000CommandsTest {
 

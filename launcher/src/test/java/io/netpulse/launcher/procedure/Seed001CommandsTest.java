@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * examples/seed-001-aliyun.yaml against /work/shared/seeds/001 (Alibaba Cloud, "网络性能测试方法"); seed 004 prints the
+ * examples/seed-001-aliyun.yaml against seed 001 (Alibaba Cloud, "网络性能测试方法"); seed 004 prints the
  * same commands in English (Seed004CommandsTest).
  */
 class Seed001CommandsTest {

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * examples/seed-003-aliyun-link.yaml against /work/shared/seeds/003 (Alibaba Cloud, "使用Netperf工具测试物理专线的包转发
+ * examples/seed-003-aliyun-link.yaml against seed 003 (Alibaba Cloud, "使用Netperf工具测试物理专线的包转发
  * 性能"); the seed's figure is messages okay ÷ elapsed of each netperf, summed.
  */
 class Seed003CommandsTest {

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * for netperf, its test-specific options after {@code --} in order. A seed's line is read as the seed prints it
  * (with its placeholders replaced and the shell's {@code &}, redirections and {@code nohup} left out) and compared
  * with what netpulse generates; every deliberate difference is applied by name, each one listed with its reason in
- * examples/README.md ("What netpulse runs, seed by seed").
+ * docs/seeds.md ("What netpulse runs, seed by seed").
  */
 record SeedLine(String program, Map<String, String> env, Map<String, String> options, List<String> words,
     List<String> testOptions) {
@@ -106,7 +106,7 @@ record SeedLine(String program, Map<String, String> env, Map<String, String> opt
     return withOptions(o);
   }
 
-  // the deliberate differences, each as examples/README.md names it
+  // the deliberate differences, each as docs/seeds.md names it
 
   /** netperf {@code -D 1}: demo mode, one interim line per second that the processor reads while it runs. */
   SeedLine netperfDemoMode() {

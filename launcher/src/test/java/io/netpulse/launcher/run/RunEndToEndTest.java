@@ -77,7 +77,7 @@ class RunEndToEndTest {
 
   /**
    * The mechanism, not the thresholds: per-second UDP rates over veth on two shared cores swing by ±20 %
-   * (README, "Time to result"), so the spread allowed here is wide enough for them to settle.
+   * (docs/steady-state.md), so the spread allowed here is wide enough for them to settle.
    */
   @Test
   @Tag("exclusive") // judges when per-second rates settle: runs alone (launcher/pom.xml)

@@ -71,7 +71,7 @@ public final class SockperfParser implements LineParser {
     return ParseResult.empty();
   }
 
-  /** {@code 99.900} → p999_us, {@code 50.000} → p50_us (the percentile names the README's metrics use). */
+  /** {@code 99.900} → p999_us, {@code 50.000} → p50_us (the percentile names docs/parsing.md's metrics use). */
   static String percentileMetric(String percentile) {
     String p = percentile.contains(".") ? percentile.replaceAll("0+$", "").replaceAll("\\.$", "") : percentile;
     return "p" + p.replace(".", "") + "_us";

@@ -44,7 +44,7 @@ import org.apache.kafka.streams.state.Stores;
  * never deleted from per bucket: a bucket's key is its series and its second modulo {@link #slots},
  * more seconds than a bucket lives, so a new second overwrites a long-expired one. That is one
  * changelog record per sample instead of three (put, put after emitting, delete at expiry; with the
- * store's cache ~2.3), and no cache (figures in the README's processor benchmark). A series that
+ * store's cache ~2.3), and no cache (figures in docs/measurements/2026-11-30-processor.md). A series that
  * stops while its host goes on deletes its slots once. A host that sends nothing for {@link #IDLE}
  * (wall clock) has its waiting windows emitted with what they hold and its slots deleted; a marker
  * ({@code host@forgotten}) says up to which second its windows are closed, so that lines it sends later

@@ -105,7 +105,7 @@ class NetperfParserTest {
   }
 
   /**
-   * Why udp_stream cannot stop early (README "Time to result"): UDP_STREAM's {@code -D 1} interim lines are the
+   * Why udp_stream cannot stop early (docs/steady-state.md): UDP_STREAM's {@code -D 1} interim lines are the
    * sender's rate alone. Over a whole run they average (each over its own interval) to the send row's throughput,
    * and send_pps is that rate ÷ (8 × message bytes); the receive row, only netserver's and only at the end, is
    * another figure (36 % of the datagrams lost here) that nothing per second stands for.

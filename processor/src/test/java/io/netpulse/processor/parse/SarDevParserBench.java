@@ -23,7 +23,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 /**
  * Lines per second per core (one thread) of SarDevParser against a regex-and-split parser, on the
  * captured sar fixtures (rows, headers, blanks, Average rows as sar prints them). Not a test: run
- * with the command in the parser fixtures' README.md.
+ * with the command in docs/benchmarks.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
