@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -107,19 +108,35 @@ class DashboardPagesBrowserTest {
         9.4e9, 9.5e9, 9.3e9));
     traffic.event(topics.results(), "large/rx/rx_bps", Events.result("large", "rx", "rx_bps", "bit/s",
         4.7e9, 4.8e9, 4.6e9));
-    traffic.event(topics.results(), "large/" + HOSTILE + "/tcp_lat_us", Events.result("large", HOSTILE, "tcp_lat_us",
+    traffic.event(topics.results(), "large/latency/tcp_lat_us", Events.result("large", "latency", "tcp_lat_us",
+        "us", 21.5, 22.5, 22.0));
+    traffic.event(topics.results(), "xlarge/latency/tcp_lat_us", Events.result("xlarge", "latency", "tcp_lat_us",
+        "us", 18.5, 19.0, 18.6));
+    // a hostile test name in a plan of its own, sorted after the others: the page opens on large and xlarge, whose
+    // screenshot goes into the docs, and the hostile one is looked at below
+    traffic.event(topics.results(), "xss/" + HOSTILE + "/tcp_lat_us", Events.result("xss", HOSTILE, "tcp_lat_us",
         "us", 21.5, 22.5, 22.0));
     page.get(dashboard.url() + "results.html");
     chromium.until(wait, d -> d.findElement(By.id("results")).getText()
         .contains("4.700 Gbit/s / 4.800 Gbit/s / 4.600 Gbit/s"), "plan large's runs");
-    String table = page.findElement(By.id("results")).getText();
-    assertThat(table).contains(HOSTILE).contains("tcp_lat_us").contains("22.00 us");
     assertThat(page.findElement(By.id("csv")).getAttribute("href")).endsWith("/api/results?plan=large&format=csv&download=true");
     // A is the first plan (large), B the second (xlarge): B ÷ A
     chromium.until(wait, d -> d.findElement(By.id("compare")).getText().contains("2.000"), "the comparison's ratio");
     assertThat(page.findElement(By.id("compare")).getText()).contains("4.700 Gbit/s ±").contains("9.400 Gbit/s ±")
         .contains("<0.0001").contains("better (higher is better)"); // B's verdict, as netpulse compare gives it
+    chromium.until(wait, d -> d.findElement(By.id("compare")).getText().contains("better (lower is better)"),
+        "the latency row's verdict");
     screenshot(page, "dashboard-results.png");
+
+    // names from the topics are text, never HTML: in the results table and in the comparison
+    chromium.until(wait, d -> new Select(d.findElement(By.id("plan"))).getOptions().stream()
+        .anyMatch(o -> o.getText().equals("xss")), "plan xss in the list");
+    new Select(page.findElement(By.id("plan"))).selectByVisibleText("xss");
+    new Select(page.findElement(By.id("plan-b"))).selectByVisibleText("xss");
+    chromium.until(wait, d -> d.findElement(By.id("results")).getText().contains(HOSTILE), "the hostile name as text");
+    chromium.until(wait, d -> d.findElement(By.id("compare")).getText().contains(HOSTILE), "the same in the comparison");
+    assertThat(page.findElement(By.id("results")).getText()).contains("tcp_lat_us").contains("22.00 us");
+    assertThat(page.findElements(By.tagName("img"))).isEmpty();
   }
 
   private void fleetView(RateTraffic traffic, Dashboard dashboard, ChromeDriver page, WebDriverWait wait)
