@@ -34,7 +34,7 @@ public record HostFacts(String host, Map<String, String> toolVersions, List<Stri
 
   /** As it travels with run events and results. */
   public io.netpulse.common.event.HostInfo info() {
-    Machine m = machine == null ? new Machine(UNKNOWN, null, null, UNKNOWN, null, null, null) : machine;
+    Machine m = machine == null ? new Machine(UNKNOWN, null, null, UNKNOWN, null, null, null, null) : machine;
     return new io.netpulse.common.event.HostInfo(host, kernel == null || kernel.isEmpty() ? UNKNOWN : kernel,
         m.cpuModel(), m.vcpus(), m.memoryKib(), iface, m.nicDriver(), queues, m.txQueues(), m.mtuBytes(),
         m.offloads(), toolVersions);

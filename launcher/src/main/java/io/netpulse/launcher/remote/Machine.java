@@ -12,10 +12,12 @@ import java.util.Map;
  * @param nicDriver the driver of the interface towards the peer; "unknown" for virtual devices (veth, lo)
  * @param txQueues  its transmit queues
  * @param mtuBytes  its MTU
- * @param offloads  {@code ethtool -k IFACE}, top-level features; null when ethtool is not on the host
+ * @param offloads  {@code ethtool -k IFACE}, top-level features ({@link EthtoolFeatures}); null when ethtool is not on
+ *                  the host, empty when it said nothing usable
+ * @param offloadsNote why the offloads are unknown, for the preflight line; null when they are known
  */
 public record Machine(String cpuModel, Integer vcpus, Long memoryKib, String nicDriver, Integer txQueues,
-    Integer mtuBytes, Map<String, String> offloads) {
+    Integer mtuBytes, Map<String, String> offloads, String offloadsNote) {
 
   public Machine {
     offloads = offloads == null ? null : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(offloads));

@@ -59,8 +59,12 @@ public final class Preflight {
       "  drv=$(readlink \"$d/device/driver\" 2>/dev/null); printf 'driver\\t%s\\n' \"${drv##*/}\"",
       "  printf 'tx_queues\\t%s\\n' \"$(ls -d \"$d\"/queues/tx-* 2>/dev/null | wc -l)\"",
       "  printf 'mtu\\t%s\\n' \"$(cat \"$d/mtu\" 2>/dev/null)\"",
+      // ethtool's whole answer for EthtoolFeatures: exit status, features (stdout), complaints (stderr)
       "  if command -v ethtool >/dev/null 2>&1; then",
-      "    ethtool -k \"$dev\" 2>/dev/null | sed -n 's/^\\([a-z0-9-]*\\): \\(.*\\)$/offload\\t\\1\\t\\2/p'",
+      "    e=$(mktemp 2>/dev/null || echo /dev/null)",
+      "    out=$(ethtool -k \"$dev\" 2>\"$e\"); printf 'ethtool_exit\\t%s\\n' \"$?\"",
+      "    printf '%s\\n' \"$out\" | sed 's/^/ethtool\\t/'",
+      "    if [ \"$e\" != /dev/null ]; then sed 's/^/ethtool_stderr\\t/' \"$e\"; rm -f \"$e\"; fi",
       "  else printf 'no_ethtool\\t1\\n'; fi",
       "fi");
 
@@ -72,9 +76,15 @@ public final class Preflight {
    * {@link #requireTools}.
    */
   public static HostFacts check(RemoteHost host, Set<String> tools, String peerAddress) throws RemoteFailure {
+    return check(host, tools, peerAddress, Map.of());
+  }
+
+  /** As {@link #check(RemoteHost, Set, String)} with {@code env} set for the probe (tests: a PATH without ethtool). */
+  static HostFacts check(RemoteHost host, Set<String> tools, String peerAddress, Map<String, String> env)
+      throws RemoteFailure {
     List<String> argv = new ArrayList<>(List.of("sh", "-c", PROBE, "netpulse-preflight", peerAddress));
     argv.addAll(new java.util.TreeSet<>(tools));
-    CommandResult r = host.exec(new RemoteCommand(Map.of(), argv), CHECK_TIMEOUT);
+    CommandResult r = host.exec(new RemoteCommand(env, argv), CHECK_TIMEOUT);
     if (r.exit() != 0) {
       throw new RemoteFailure(host.name(), "host " + host.name() + ": preflight probe failed (exit " + r.exit()
           + "): " + r.firstLine());
@@ -82,13 +92,15 @@ public final class Preflight {
     Map<String, String> versions = new TreeMap<>();
     List<String> missing = new ArrayList<>();
     Map<String, String> facts = new LinkedHashMap<>();
-    Map<String, String> offloads = new TreeMap<>();
+    List<String> ethtool = new ArrayList<>();
+    List<String> ethtoolErr = new ArrayList<>();
     for (String line : r.stdout().split("\n")) {
       String[] f = line.split("\t", -1);
       switch (f[0]) {
         case "tool" -> versions.put(f[1], f.length > 2 ? f[2].strip() : "");
         case "missing" -> missing.add(f[1]);
-        case "offload" -> offloads.put(f[1], f.length > 2 ? f[2].strip() : "");
+        case "ethtool" -> ethtool.add(line.substring(Math.min(line.length(), 8))); // sub-features keep their tab
+        case "ethtool_stderr" -> ethtoolErr.add(line.substring(Math.min(line.length(), 15)));
         default -> {
           if (f.length == 2) {
             facts.put(f[0], f[1].strip());
@@ -104,17 +116,27 @@ public final class Preflight {
     return new HostFacts(host.name(), versions, missing, iface, (int) number(host, facts, "queues"),
         number(host, facts, "nofile"), number(host, facts, "nr_open"), number(host, facts, "file_max"),
         facts.getOrDefault("kernel", ""), facts.getOrDefault("boot_id", "").isEmpty() ? null : facts.get("boot_id"),
-        machine(facts, facts.containsKey("no_ethtool") ? null : offloads));
+        machine(facts, offloads(iface, facts, ethtool, ethtoolErr)));
+  }
+
+  /** ethtool's answer as host facts: what it could not say is a note, never a failed preflight. */
+  private static EthtoolFeatures.Offloads offloads(String iface, Map<String, String> facts, List<String> ethtool,
+      List<String> ethtoolErr) {
+    if (facts.containsKey("no_ethtool")) {
+      return EthtoolFeatures.NOT_INSTALLED;
+    }
+    Long exit = optionalNumber(facts.get("ethtool_exit"));
+    return EthtoolFeatures.read(iface, exit == null ? -1 : exit.intValue(), ethtool, ethtoolErr);
   }
 
   /** Provenance facts: read leniently, an unreadable one is unknown rather than a failed preflight. */
-  private static Machine machine(Map<String, String> facts, Map<String, String> offloads) {
+  private static Machine machine(Map<String, String> facts, EthtoolFeatures.Offloads offloads) {
     Long vcpus = optionalNumber(facts.get("vcpus"));
     Long tx = optionalNumber(facts.get("tx_queues"));
     Long mtu = optionalNumber(facts.get("mtu"));
     return new Machine(textOrUnknown(facts.get("cpu_model")), vcpus == null ? null : vcpus.intValue(),
         optionalNumber(facts.get("mem_kib")), textOrUnknown(facts.get("driver")), tx == null ? null : tx.intValue(),
-        mtu == null ? null : mtu.intValue(), offloads);
+        mtu == null ? null : mtu.intValue(), offloads.features(), offloads.note());
   }
 
   private static String textOrUnknown(String v) {

@@ -129,6 +129,9 @@ final class HostChecks {
         }
         missing.put(h.name(), lacking);
         progress.message("host " + h.name() + ": " + describe(f));
+        if (f.machine() != null && f.machine().offloadsNote() != null) {
+          progress.message("host " + h.name() + ": " + f.machine().offloadsNote()); // a fact missing, not a fault
+        }
       } catch (RemoteFailure e) {
         problems.put(h.name(), e.getMessage());
         progress.message(aboutHost(h.name(), e.getMessage()));

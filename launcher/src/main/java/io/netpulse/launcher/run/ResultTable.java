@@ -178,10 +178,10 @@ public final class ResultTable {
     return b.toString();
   }
 
-  /** The offloads that shape throughput figures most, or "unknown" without ethtool. */
+  /** The offloads that shape throughput figures most; null (ethtool not on the host) says so. */
   static String offloads(Map<String, String> offloads) {
     if (offloads == null) {
-      return HostFacts.UNKNOWN;
+      return HostFacts.UNKNOWN + " (no ethtool on the host)";
     }
     List<String> parts = new ArrayList<>();
     for (String[] f : new String[][] {{"tcp-segmentation-offload", "tso"}, {"generic-segmentation-offload", "gso"},

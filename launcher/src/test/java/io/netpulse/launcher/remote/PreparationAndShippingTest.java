@@ -73,16 +73,37 @@ class PreparationAndShippingTest {
     assertThat(m.mtuBytes()).isBetween(68, 65536);
     assertThat(m.txQueues()).isGreaterThanOrEqualTo(1);
     assertThat(m.nicDriver()).isEqualTo(HostFacts.UNKNOWN); // a veth has no device, so no driver
-    boolean ethtool = java.util.stream.Stream.of("/usr/sbin/ethtool", "/sbin/ethtool", "/usr/bin/ethtool")
-        .anyMatch(p -> java.nio.file.Files.isExecutable(Path.of(p)));
-    if (ethtool) {
-      assertThat(m.offloads()).containsKey("generic-receive-offload");
-    } else {
-      assertThat(m.offloads()).as("no ethtool on the host: unknown").isNull();
-    }
+    // ethtool is installed here (bin/install-deps): the veth's offloads, as ethtool -k lists them
+    // (EthtoolFeaturesTest reads captured outputs of the same kind)
+    assertThat(m.offloadsNote()).isNull();
+    assertThat(m.offloads()).hasSizeGreaterThan(40)
+        .containsKeys("tcp-segmentation-offload", "generic-receive-offload", "tx-udp_tnl-segmentation")
+        .containsEntry("large-receive-offload", "off [fixed]");
+    assertThat(m.offloads().values()).allMatch(v -> v.matches("(on|off)( \\[[a-z ]+\\])?"));
     assertThat(facts.info().offloads()).isEqualTo(m.offloads());
     assertThat(io.netpulse.launcher.run.ResultTable.machine(facts.info()))
-        .contains("driver unknown", "MTU " + m.mtuBytes(), "offloads " + (ethtool ? "" : "unknown"));
+        .contains("driver unknown", "MTU " + m.mtuBytes())
+        .containsPattern("offloads tso o(n|ff) gso o(n|ff) gro o(n|ff) lro off$");
+  }
+
+  /** A host without ethtool (a PATH without it, ip still on it): its offloads are unknown and say why; no failure. */
+  @Test
+  void aHostWithoutEthtoolHasUnknownOffloadsAndSaysSo() throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Files.createSymbolicLink(bin.resolve("ip"), Path.of(java.util.stream.Stream.of("/usr/sbin/ip", "/sbin/ip",
+        "/usr/bin/ip", "/bin/ip").filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElseThrow()));
+    HostFacts facts = Preflight.check(hosts.host("sut"), Set.of("iperf3"), HOSTS.peer().address(),
+        java.util.Map.of("PATH", bin + ":/usr/bin:/bin"));
+    assertThat(new ProcessBuilder("sh", "-c", "PATH=" + bin + ":/usr/bin:/bin command -v ethtool").start().waitFor())
+        .as("ethtool must not be on that PATH").isNotZero();
+    assertThat(facts.iface()).isEqualTo(HOSTS.sut().iface());
+    assertThat(facts.missingTools()).isEmpty();
+    assertThat(facts.machine().offloads()).as("unknown").isNull();
+    assertThat(facts.machine().offloadsNote())
+        .isEqualTo("offloads unknown: ethtool is not installed (Debian package ethtool)");
+    assertThat(facts.info().offloads()).isNull();
+    assertThat(io.netpulse.launcher.run.ResultTable.machine(facts.info()))
+        .endsWith("offloads unknown (no ethtool on the host)");
   }
 
   private static long memTotalKib() throws java.io.IOException {

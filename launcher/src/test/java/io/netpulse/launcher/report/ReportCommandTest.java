@@ -79,7 +79,7 @@ class ReportCommandTest {
     assertThat(r.out()).doesNotContain("88.800", "c6.large", ReportFixture.EARLIER);
     assertThat(r.out()).contains("Labels: instance_type=c7.large");
     assertThat(r.out()).contains("- host sut: kernel 6.1.0-test, Test CPU × 2 vCPUs, 7.6 GiB, driver virtio_net, MTU 1500, "
-        + "offloads unknown, eth0 with 2 queue(s)");
+        + "offloads unknown (no ethtool on the host), eth0 with 2 queue(s)");
     // the repetitions' windows, once per test
     assertThat(r.out()).contains("| latency | 1 | " + ReportFixture.run(1, 1) + " | sut | - | ");
     assertThat(r.out().lines().filter(l -> l.startsWith("| =SUM(A1) | 2 |")).count()).isEqualTo(1);

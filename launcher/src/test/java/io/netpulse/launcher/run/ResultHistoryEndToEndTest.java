@@ -74,6 +74,9 @@ class ResultHistoryEndToEndTest {
         assertThat(sut.mtuBytes()).isPositive();
         assertThat(sut.nicDriver()).isNotBlank(); // veth has no device: "unknown"
         assertThat(sut.toolVersions()).containsKey("sar");
+        // ethtool is installed where the tests run (bin/install-deps): the veth's offloads are known
+        assertThat(sut.offloads()).as("offloads of " + sut.iface()).isNotNull()
+            .containsKeys("tcp-segmentation-offload", "generic-receive-offload").hasSizeGreaterThan(40);
       }
       assertThat(a.labels()).containsEntry("instance_type", "c7.large");
       assertThat(b.labels()).containsEntry("instance_type", "c7.xlarge");
