@@ -25,6 +25,9 @@ import java.util.SortedMap;
  *                   or the last planned repetition has one (an earlier one failed) or failed; JSON {@code final}
  * @param repetitionsPlanned the test's planned repetitions; null when the launcher did not say (older producers)
  * @param repetitionsCompleted repetitions with a value (= n)
+ * @param stopReason why the test's result is final before all its planned repetitions ran:
+ *                   {@value RunEvent#INTERRUPTED} when its execution was stopped by SIGINT/SIGTERM (Ctrl-C); null
+ *                   otherwise and from older producers
  */
 public record ResultEvent(
     int schema,
@@ -45,14 +48,32 @@ public record ResultEvent(
     List<HostInfo> hostFacts,
     @JsonProperty("final") boolean finalResult,
     Integer repetitionsPlanned,
-    int repetitionsCompleted) {
+    int repetitionsCompleted,
+    String stopReason) {
 
-  /** 2: keyed per execution; labels, hostFacts, final, repetitionsPlanned, repetitionsCompleted (issue 14). */
+  /**
+   * 2: keyed per execution; labels, hostFacts, final, repetitionsPlanned, repetitionsCompleted (issue 14), then
+   * stopReason (optional, null when absent).
+   */
   public static final int SCHEMA = 2;
 
   public ResultEvent {
     labels = labels == null ? null : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(labels));
     hostFacts = hostFacts == null ? List.of() : List.copyOf(hostFacts);
+  }
+
+  /** The layout before stopReason: it stays null. */
+  public ResultEvent(int schema, String plan, String test, String metric, String unit,
+      SortedMap<Integer, Double> values, int n, double mean, Double stddev, Double ci95, List<String> hosts,
+      List<String> runs, long ts, String execution, Map<String, String> labels, List<HostInfo> hostFacts,
+      boolean finalResult, Integer repetitionsPlanned, int repetitionsCompleted) {
+    this(schema, plan, test, metric, unit, values, n, mean, stddev, ci95, hosts, runs, ts, execution, labels,
+        hostFacts, finalResult, repetitionsPlanned, repetitionsCompleted, null);
+  }
+
+  /** Whether its execution was interrupted (SIGINT/SIGTERM) before the test's planned repetitions all ran. */
+  public boolean interrupted() {
+    return RunEvent.INTERRUPTED.equals(stopReason);
   }
 
   /** The layout of schema 1: no provenance, never final. */

@@ -26,15 +26,25 @@ package io.netpulse.common.event;
  *                PREPARING event (null on the others and from older producers)
  * @param repetitions how many repetitions the test is planned to have: the result of the last one is final; null
  *                from older producers
+ * @param stopReason why the execution stopped before the test's planned repetitions ran, on the FAILED event that
+ *                says so: {@value #INTERRUPTED} (SIGINT/SIGTERM, e.g. Ctrl-C; the repetition under way, or the next
+ *                one when none was). The processor then makes the test's result final as it stands. Null otherwise
+ *                and from older producers
  */
 public record RunEvent(
     int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason,
     String type, String sut, String iface, String execution, Steady steady, Planned planned, Climb climb,
     java.util.List<String> sharedWithNetpulse, java.util.Map<String, String> labels,
-    java.util.List<HostInfo> hostFacts, Integer repetitions) {
+    java.util.List<HostInfo> hostFacts, Integer repetitions, String stopReason) {
 
-  /** 2: labels, hostFacts and repetitions (issue 14). Readers take 1 as well: the new fields are then null. */
+  /**
+   * 2: labels, hostFacts and repetitions (issue 14), then stopReason (optional, null when absent). Readers take 1 as
+   * well: the new fields are then null.
+   */
   public static final int SCHEMA = 2;
+
+  /** {@link #stopReason()} of an execution stopped by SIGINT or SIGTERM (Ctrl-C). */
+  public static final String INTERRUPTED = "interrupted";
 
   /**
    * When a run's metric counts as settled: over {@code windowMs}, (max − min) / mean ≤ {@code maxSpread};
@@ -62,6 +72,15 @@ public record RunEvent(
     sharedWithNetpulse = sharedWithNetpulse == null ? null : java.util.List.copyOf(sharedWithNetpulse);
     labels = labels == null ? null : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(labels));
     hostFacts = hostFacts == null ? null : java.util.List.copyOf(hostFacts);
+  }
+
+  /** The layout before stopReason: it stays null. */
+  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
+      String reason, String type, String sut, String iface, String execution, Steady steady, Planned planned,
+      Climb climb, java.util.List<String> sharedWithNetpulse, java.util.Map<String, String> labels,
+      java.util.List<HostInfo> hostFacts, Integer repetitions) {
+    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady, planned, climb,
+        sharedWithNetpulse, labels, hostFacts, repetitions, null);
   }
 
   /** The layout before labels, hostFacts and repetitions: they stay null. */
@@ -107,37 +126,43 @@ public record RunEvent(
   /** The same event as part of {@code execution}, judged with {@code steady}. */
   public RunEvent inExecution(String execution, Steady steady) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
   }
 
   /** The same event with its planned timing. */
   public RunEvent withPlanned(Planned planned) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
   }
 
   /** The same event saying what ended the repetition's climb (null: nothing to say). */
   public RunEvent withClimb(Climb climb) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
   }
 
   /** The same event naming the repetition's hosts that are the machine running netpulse (empty: none). */
   public RunEvent withSharedWithNetpulse(java.util.List<String> hosts) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, hosts, labels, hostFacts, repetitions);
+        planned, climb, hosts, labels, hostFacts, repetitions, stopReason);
   }
 
   /** The same event with the plan's labels and the test's planned repetitions. */
   public RunEvent withPlanLabels(java.util.Map<String, String> labels, Integer repetitions) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
   }
 
   /** The same event with the test's hosts' facts (null: none). */
   public RunEvent withHostFacts(java.util.List<HostInfo> hostFacts) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
+  }
+
+  /** The same event saying why the execution stopped early (null: it did not). */
+  public RunEvent withStopReason(String stopReason) {
+    return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
   }
 
   public enum Phase { PLANNED, PREPARING, WARMUP, MEASURING, STEADY, STOPPING, DONE, FAILED }

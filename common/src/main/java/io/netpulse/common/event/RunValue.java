@@ -14,8 +14,11 @@ package io.netpulse.common.event;
  * @param labels      the plan's labels from the run's lifecycle, null when unknown
  * @param hostFacts   the test's hosts' facts from the run's PREPARING event, null when unknown
  * @param repetitionsPlanned the test's planned repetitions, null when unknown
- * @param endOfTest   true on a marker that carries no value: the test's last planned repetition failed, so the
- *                    execution's result of this metric is final as it stands; null or false on values
+ * @param endOfTest   true on a marker that carries no value: the test's last planned repetition failed, or its
+ *                    execution was interrupted, so the execution's result of this metric is final as it stands; null
+ *                    or false on values
+ * @param stopReason  on a marker, {@value RunEvent#INTERRUPTED} when the execution was interrupted (SIGINT/SIGTERM);
+ *                    null otherwise
  */
 public record RunValue(
     int schema,
@@ -35,10 +38,20 @@ public record RunValue(
     java.util.Map<String, String> labels,
     java.util.List<HostInfo> hostFacts,
     Integer repetitionsPlanned,
-    Boolean endOfTest) {
+    Boolean endOfTest,
+    String stopReason) {
 
   /** 2: keyed per execution; labels, hostFacts, repetitionsPlanned. */
   public static final int SCHEMA = 2;
+
+  /** The layout before stopReason: it stays null. */
+  public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
+      String unit, String host, String iface, long inputs, long windowStart, long windowEnd, String execution,
+      java.util.Map<String, String> labels, java.util.List<HostInfo> hostFacts, Integer repetitionsPlanned,
+      Boolean endOfTest) {
+    this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd,
+        execution, labels, hostFacts, repetitionsPlanned, endOfTest, null);
+  }
 
   /** Without provenance. */
   public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,

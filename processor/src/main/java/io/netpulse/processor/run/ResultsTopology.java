@@ -86,12 +86,17 @@ public final class ResultsTopology {
     public List<HostInfo> hostFacts;
     public Integer repetitionsPlanned;
 
-    /** The test's last planned repetition failed: final with the values there are. */
+    /** The test's last planned repetition failed, or its execution was interrupted: final with the values there are. */
     public boolean ended;
+    /** Why it ended early ({@code interrupted}), from the marker; null otherwise. */
+    public String stopReason;
 
     Accumulated add(RunValue v) {
       if (v.marker()) {
         ended = true; // with no value yet it stays without a result (filtered out downstream)
+        if (v.stopReason() != null) {
+          stopReason = v.stopReason();
+        }
         return this;
       }
       plan = v.plan();
@@ -119,22 +124,28 @@ public final class ResultsTopology {
 
     /**
      * Final once every planned repetition has a value, or the last planned one has (an earlier one failed and
-     * will not come), or the last planned one failed; unknown plans (older producers) never are.
+     * will not come), or the last planned one failed, or the execution was interrupted; unknown plans (older
+     * producers) never are, unless interrupted.
      */
     boolean isFinal() {
       return !values.isEmpty() && (ended || repetitionsPlanned != null
           && (values.size() >= repetitionsPlanned || values.lastKey() >= repetitionsPlanned));
     }
 
+    /** Final with fewer values than planned: the stop reason says why (an interrupt after the last one says nothing). */
+    private boolean stoppedEarly() {
+      return isFinal() && (repetitionsPlanned == null || values.size() < repetitionsPlanned);
+    }
+
     ResultEvent toResult() {
       if (values.isEmpty()) { // only end-of-test markers: n = 0, never sent
         return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, new TreeMap<>(), 0, 0, null, null,
-            List.of(), List.of(), ts, execution, labels, hostFacts, false, repetitionsPlanned, 0);
+            List.of(), List.of(), ts, execution, labels, hostFacts, false, repetitionsPlanned, 0, stopReason);
       }
       ThreeRunStats stats = ThreeRunStats.of(values.values());
       return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, new TreeMap<>(values), stats.n(),
           stats.mean(), stats.stddev(), stats.ci95(), new ArrayList<>(hosts), new ArrayList<>(runs), ts, execution,
-          labels, hostFacts, isFinal(), repetitionsPlanned, values.size());
+          labels, hostFacts, isFinal(), repetitionsPlanned, values.size(), stoppedEarly() ? stopReason : null);
     }
   }
 }

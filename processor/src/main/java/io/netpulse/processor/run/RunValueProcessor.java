@@ -102,6 +102,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
       rep.repetitionsPlanned = e.repetitions();
     }
     boolean closes = false;
+    boolean interrupted = e.phase() == RunEvent.Phase.FAILED && RunEvent.INTERRUPTED.equals(e.stopReason());
     if (e.phase() == RunEvent.Phase.MEASURING) {
       if (rep.start == 0) {
         rep.start = e.ts();
@@ -109,7 +110,10 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     } else if (e.phase() == RunEvent.Phase.FAILED && !rep.closed()) {
       rep.failed = true; // failed before its window closed: this repetition is not counted
       rep.end = e.ts();
-      endOfTest(run, rep, e.ts());
+      endOfTest(run, rep, e.ts(), e.stopReason());
+    } else if (interrupted) {
+      // interrupted after its window closed (its value counts): the test ends here all the same
+      endOfTest(run, rep, e.ts(), e.stopReason());
     } else if (rep.start > 0 && rep.end == 0) {
       rep.end = e.ts();
       closes = true;
@@ -121,17 +125,20 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
   }
 
   /**
-   * The test's last planned repetition failed: no value will come after it, so the results of the execution are
-   * final as they stand; a marker per metric says so (results without any value ignore it).
+   * The test's last planned repetition failed, or the execution was interrupted ({@code stopReason}): no value will
+   * come after it, so the results of the execution are final as they stand; a marker per metric says so (results
+   * without any value ignore it).
    */
-  private void endOfTest(String run, RepetitionState rep, long ts) {
-    if (rep.repetitionsPlanned == null || rep.repetition < rep.repetitionsPlanned || rep.plan == null) {
+  private void endOfTest(String run, RepetitionState rep, long ts, String stopReason) {
+    boolean interrupted = RunEvent.INTERRUPTED.equals(stopReason);
+    if (rep.plan == null || !interrupted && (rep.repetitionsPlanned == null
+        || rep.repetition < rep.repetitionsPlanned)) {
       return;
     }
     for (RunValueRules.Rule rule : RunValueRules.forRun(rep.rulesKey(), rep.iface)) {
       RunValue marker = new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), 0,
           rule.unit(), null, rep.iface, 0, rep.start, ts, rep.execution, rep.labels, rep.hostFacts,
-          rep.repetitionsPlanned, true);
+          rep.repetitionsPlanned, true, interrupted ? stopReason : null);
       context.forward(new Record<>(marker.resultKey(), marker, ts));
     }
   }

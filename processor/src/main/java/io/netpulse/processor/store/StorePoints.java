@@ -16,7 +16,8 @@ import io.netpulse.common.event.Sample;
  *                 time = sample ts, ms precision
  * netpulse_result tags plan, execution, test, metric, unit, label_KEY (one per plan label)
  *                 fields mean, stddev, ci95 (float; the last two only from two repetitions on), n (integer),
- *                 rep_1, rep_2, … (float, per repetition), final (boolean)
+ *                 rep_1, rep_2, … (float, per repetition), final (boolean), stop_reason (string, only when the
+ *                 execution stopped early: "interrupted")
  *                 time = end of the latest repetition, ms precision
  * </pre>
  *
@@ -71,6 +72,9 @@ public final class StorePoints {
     }
     point.addField("mean", result.mean()).addField("n", (long) result.n())
         .addField("final", result.finalResult());
+    if (result.stopReason() != null) {
+      point.addField("stop_reason", result.stopReason()); // a field: the row it ends stays the same series
+    }
     if (result.stddev() != null) {
       point.addField("stddev", result.stddev().doubleValue());
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.HostInfo;
 import io.netpulse.common.event.ResultEvent;
+import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunValue;
 import io.netpulse.common.json.JsonSerde;
 import java.util.List;
@@ -124,6 +125,47 @@ class ResultsTopologyTest {
     assertThat(results.isEmpty()).isTrue();
     assertThat(latestResults.readValuesToList()).extracting(ResultEvent::execution)
         .containsOnly("plan-a-20261130T080000Z");
+  }
+
+  @Test
+  void anInterruptedExecutionMakesTheResultFinalWithTheRepetitionsItCompletedAndSaysWhy() {
+    String exec = "plan-a-20261201T080000Z";
+    value(exec, 1, 10, java.util.Map.of(), 3);
+    assertThat(results.readValue().finalResult()).isFalse();
+    RunValue m = new RunValue(RunValue.SCHEMA, exec + "-r2", "plan-a", "rx_bandwidth", 2, "rx_bps", 0, "bit/s", null,
+        "eth0", 0, 0, 3000, exec, java.util.Map.of(), List.of(), 3, true, RunEvent.INTERRUPTED);
+    values.pipeInput(m.resultKey(), m);
+    ResultEvent r = results.readValue();
+    assertThat(r.finalResult()).isTrue();
+    assertThat(r.repetitionsPlanned()).isEqualTo(3);
+    assertThat(r.repetitionsCompleted()).isEqualTo(1);
+    assertThat(r.values()).containsOnlyKeys(1);
+    assertThat(r.stopReason()).isEqualTo(RunEvent.INTERRUPTED);
+    assertThat(r.interrupted()).isTrue();
+    assertThat(latestResults.readValuesToList()).last().extracting(ResultEvent::stopReason)
+        .isEqualTo(RunEvent.INTERRUPTED);
+    // a sample that reaches the processor late corrects repetition 1: still final, still interrupted
+    value(exec, 1, 11, java.util.Map.of(), 3);
+    ResultEvent corrected = results.readValue();
+    assertThat(corrected.finalResult()).isTrue();
+    assertThat(corrected.mean()).isEqualTo(11.0);
+    assertThat(corrected.stopReason()).isEqualTo(RunEvent.INTERRUPTED);
+
+    // an interrupt after the last planned repetition measured: complete, so no stop reason
+    String done = "plan-a-20261201T090000Z";
+    value(done, 1, 10, java.util.Map.of(), 2);
+    value(done, 2, 12, java.util.Map.of(), 2);
+    RunValue late = new RunValue(RunValue.SCHEMA, done + "-r2", "plan-a", "rx_bandwidth", 2, "rx_bps", 0, "bit/s",
+        null, "eth0", 0, 0, 3000, done, java.util.Map.of(), List.of(), 2, true, RunEvent.INTERRUPTED);
+    values.pipeInput(late.resultKey(), late);
+    List<ResultEvent> out = results.readValuesToList();
+    assertThat(out).last().satisfies(last -> {
+      assertThat(last.finalResult()).isTrue();
+      assertThat(last.repetitionsCompleted()).isEqualTo(2);
+      assertThat(last.stopReason()).isNull();
+    });
+    // an ordinary result says nothing of a stop
+    assertThat(out.get(0).stopReason()).isNull();
   }
 
   private void marker(String execution, int repetition) {

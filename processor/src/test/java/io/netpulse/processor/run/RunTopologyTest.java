@@ -349,6 +349,68 @@ class RunTopologyTest {
     assertThat(marker.resultKey()).isEqualTo(value.resultKey());
   }
 
+  /**
+   * An interrupted execution (Ctrl-C): the launcher marks FAILED, with stopReason "interrupted", the repetition under
+   * way, here the second of three. It gives no value, but ends the test: an end-of-test marker per metric carries
+   * the reason, although it is not the last planned repetition.
+   */
+  @Test
+  void anInterruptedRepetitionEndsTheTestBeforeItsLastPlannedOne() {
+    String exec = "plan-a-20261201T110000Z";
+    for (int rep = 1; rep <= 2; rep++) {
+      String run = exec + "-r" + rep;
+      long t = T + rep * 10_000L;
+      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, Phase.PREPARING, t,
+          null, "rx_pps", "sut", "eth0", exec, null).withPlanLabels(Map.of(), 3)), t);
+      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, Phase.MEASURING, t + 1,
+          null, "rx_pps", "sut", "eth0", exec, null).withPlanLabels(Map.of(), 3)), t + 1);
+      sample(Sample.of("rx_pps", 100 * rep, "packets/s", "eth0", t + 1_000).withOrigin("sut", run, "sar-dev"));
+      RunEvent end = new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, rep == 1 ? Phase.DONE : Phase.FAILED,
+          t + 2_000, rep == 1 ? null : "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C)", "rx_pps", "sut", "eth0", exec, null)
+          .withPlanLabels(Map.of(), 3);
+      runs.pipeInput(run, Json.bytes(rep == 1 ? end : end.withStopReason(RunEvent.INTERRUPTED)), t + 2_000);
+    }
+    List<RunValue> out = values.readValuesToList();
+    assertThat(out).extracting(RunValue::marker).containsExactly(false, true);
+    assertThat(out.get(0).value()).isEqualTo(100.0);
+    assertThat(out.get(0).stopReason()).isNull();
+    assertThat(out.get(1).repetition()).isEqualTo(2);
+    assertThat(out.get(1).repetitionsPlanned()).isEqualTo(3);
+    assertThat(out.get(1).stopReason()).isEqualTo(RunEvent.INTERRUPTED);
+    assertThat(out.get(1).resultKey()).isEqualTo(out.get(0).resultKey());
+
+    // between two repetitions: the launcher marks the next one, which never started; a plain FAILED of a repetition
+    // that is not the last planned one ends nothing
+    String exec2 = "plan-a-20261201T120000Z";
+    long t = T + 60_000;
+    runs.pipeInput(exec2 + "-r2", Json.bytes(new RunEvent(RunEvent.SCHEMA, exec2 + "-r2", "plan-a", "pps", 2,
+        Phase.FAILED, t, "port in use", "rx_pps", "sut", "eth0", exec2, null).withPlanLabels(Map.of(), 3)), t);
+    assertThat(values.isEmpty()).isTrue();
+    runs.pipeInput(exec2 + "-r3", Json.bytes(new RunEvent(RunEvent.SCHEMA, exec2 + "-r3", "plan-a", "pps", 3,
+        Phase.FAILED, t + 1, "interrupted", "rx_pps", "sut", "eth0", exec2, null).withPlanLabels(Map.of(), 3)
+        .withStopReason(RunEvent.INTERRUPTED)), t + 1);
+    RunValue next = values.readValue();
+    assertThat(next.marker()).isTrue();
+    assertThat(next.stopReason()).isEqualTo(RunEvent.INTERRUPTED);
+    assertThat(next.resultKey()).isEqualTo("plan-a/" + exec2 + "/pps/rx_pps");
+
+    // interrupted while stopping, after its window closed: the value counts, and the marker follows it
+    String exec3 = "plan-a-20261201T130000Z";
+    String run = exec3 + "-r1";
+    long t3 = T + 120_000;
+    runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", 1, Phase.MEASURING, t3,
+        null, "rx_pps", "sut", "eth0", exec3, null).withPlanLabels(Map.of(), 3)), t3);
+    sample(Sample.of("rx_pps", 700, "packets/s", "eth0", t3 + 1_000).withOrigin("sut", run, "sar-dev"));
+    runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", 1, Phase.STOPPING, t3 + 2_000,
+        null, "rx_pps", "sut", "eth0", exec3, null).withPlanLabels(Map.of(), 3)), t3 + 2_000);
+    runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", 1, Phase.FAILED, t3 + 2_100,
+        "interrupted", "rx_pps", "sut", "eth0", exec3, null).withPlanLabels(Map.of(), 3)
+        .withStopReason(RunEvent.INTERRUPTED)), t3 + 2_100);
+    List<RunValue> closed = values.readValuesToList();
+    assertThat(closed).extracting(RunValue::marker).containsExactly(false, true);
+    assertThat(closed.get(0).value()).isEqualTo(700.0);
+  }
+
   @Test
   void twoTestsOfOneTypeInOnePlanGiveTwoResultKeys() {
     typedPhase("run-11", "small", "rx_pps", "sut", "eth0", Phase.MEASURING, T);

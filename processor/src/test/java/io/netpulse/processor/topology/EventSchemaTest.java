@@ -111,7 +111,17 @@ class EventSchemaTest {
       inputs = new String[] {measuring, done, firstLine, tool, collectorLine, climbed};
       driver.advanceWallClockTime(RateTopology.DEFAULT_EMIT_EVERY); // rates are emitted on a wall-clock tick
 
-      assertValid("run-event", List.of(inputs[0], inputs[1], inputs[5], preparing));
+      // Ctrl-C: the repetition under way FAILED with stopReason, and the result final with what was completed
+      String interrupted = Json.text(new RunEvent(RunEvent.SCHEMA, "r3", "p", "rx_bandwidth", 2, Phase.FAILED, t,
+          "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C)", "rx_bandwidth", "sut", "lo").withPlanLabels(Map.of(), 3)
+          .withStopReason(RunEvent.INTERRUPTED));
+      assertValid("run-event", List.of(inputs[0], inputs[1], inputs[5], preparing, interrupted));
+      assertValid("result-event", List.of(Json.text(new io.netpulse.common.event.ResultEvent(2, "p", "rx_bandwidth",
+          "rx_bps", "bit/s", new java.util.TreeMap<>(Map.of(1, 1e9)), 1, 1e9, null, null, List.of("sut"),
+          List.of("r3a"), t, "p-20261130T054856Z", Map.of(), List.of(), true, 3, 1, RunEvent.INTERRUPTED))));
+      assertValid("run-value", List.of(Json.text(new io.netpulse.common.event.RunValue(2, "r3", "p", "rx_bandwidth",
+          2, "rx_bps", 0, "bit/s", null, "lo", 0, 0, t, "p-20261130T054856Z", Map.of(), List.of(), 3, true,
+          RunEvent.INTERRUPTED))));
       assertValid("line-event", List.of(inputs[2], inputs[4]));
       assertValid("tool-output-event", List.of(inputs[3]));
       assertValid("sample", output(driver, TOPICS.samples()));
@@ -138,6 +148,8 @@ class EventSchemaTest {
     assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":1,\"run\":\"r\",\"plan\":\"p\","
         + "\"test\":\"t\",\"repetition\":1,\"phase\":\"DONE\",\"ts\":1,\"climb\":{\"endedBy\":\"bored\","
         + "\"side\":\"sut\",\"detail\":\"\"}}"))).isNotEmpty();
+    assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":2,\"run\":\"r\",\"plan\":\"p\","
+        + "\"test\":\"t\",\"repetition\":1,\"phase\":\"FAILED\",\"ts\":1,\"stopReason\":\"bored\"}"))).isNotEmpty();
   }
 
   private static TestInputTopic<String, String> input(TopologyTestDriver driver, String topic) {
