@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
  * {@code netpulse run PLAN}: validates a plan (every error as file:line:column on stderr, exit 2),
  * then runs it on its hosts over SSH through the pipeline (embedded unless told otherwise) and prints
  * the results; {@code --dry-run} prints the commands each test and repetition would start instead.
- * Exit 0 when every test gave its results, 1 when one failed, 2 for bad input.
+ * Exit 0 when every test gave its results, 1 when one failed, 2 for bad input; interrupted (SIGINT, e.g. Ctrl-C, or
+ * SIGTERM) the JVM's status for the signal, 130 or 143, after the hosts are cleaned up and the interrupted test's final
+ * result (marked interrupted) is printed.
  */
 @Command(
     name = "run",
@@ -140,11 +142,19 @@ public class RunCommand implements Callable<Integer> {
     PrintStream progress = System.err;
     PipelineStack stack = PipelineStack.start(pipeline, dashboard, progress);
     java.util.concurrent.atomic.AtomicReference<PlanExecution> running = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
     Thread hook = new Thread(() -> {
-      // Ctrl-C: the execution's own hook stops the hosts and marks the run FAILED through Kafka first
+      // Ctrl-C: the execution's own hook stops the hosts and marks the run FAILED (interrupted) through Kafka first;
+      // then the execution collects the interrupted test's final result from the processor and prints the report,
+      // so the pipeline stays up until it has (the JVM exits when the hooks end, with the signal's status)
       PlanExecution e = running.get();
       if (e != null) {
         e.awaitInterruptHandled(Duration.ofSeconds(15));
+        try {
+          reported.await(PlanExecution.INTERRUPTED_REPORT_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+        }
       }
       stack.close();
     }, "netpulse-run-shutdown");
@@ -168,6 +178,7 @@ public class RunCommand implements Callable<Integer> {
       }
       return report.ok() ? OK : TEST_FAILED;
     } finally {
+      reported.countDown();
       stack.close();
       try {
         Runtime.getRuntime().removeShutdownHook(hook);

@@ -4,12 +4,21 @@ import io.netpulse.launcher.remote.HostFacts;
 import java.util.List;
 import java.util.Map;
 
-/** What a plan execution produced, for the final table and {@code --output json}; {@code labels} the plan's. */
+/**
+ * What a plan execution produced, for the final table and {@code --output json}; {@code labels} the plan's;
+ * {@code interrupted} when SIGINT/SIGTERM (Ctrl-C) stopped it.
+ */
 public record ExecutionReport(String plan, String execution, long wallMillis, Map<String, HostFacts> hosts,
-    List<TestReport> tests, Map<String, String> labels) {
+    List<TestReport> tests, Map<String, String> labels, boolean interrupted) {
 
   public ExecutionReport {
     labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(labels));
+  }
+
+  /** Not interrupted. */
+  public ExecutionReport(String plan, String execution, long wallMillis, Map<String, HostFacts> hosts,
+      List<TestReport> tests, Map<String, String> labels) {
+    this(plan, execution, wallMillis, hosts, tests, labels, false);
   }
 
   /** Without labels. */

@@ -10,12 +10,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** The lifecycle events of one repetition: who it is (plan, test name and type, SUT) stays the same, the phase moves. */
 final class Lifecycle {
 
+  /** The reason of the FAILED event of an interrupted execution (with stopReason "interrupted"). */
+  static final String INTERRUPTED = "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C): every process the run started was "
+      + "stopped";
+
   private final ExecutionContext ctx;
   private final TestProcedure procedure;
   private final int repetition;
   private final String run;
   /** Set by whoever publishes the last phase: the repetition itself, or the Ctrl-C hook (never both). */
   private final AtomicBoolean ended = new AtomicBoolean();
+  /** Its last phase is (or is being) published as FAILED with stopReason "interrupted": the test ends with it. */
+  private volatile boolean interrupted;
 
   Lifecycle(ExecutionContext ctx, TestProcedure procedure, int repetition, String run) {
     this.ctx = ctx;
@@ -46,21 +52,55 @@ final class Lifecycle {
     end(phase, ts, reason, null);
   }
 
-  /** The same, with what ended the repetition's climb of connections (null: not such a test, or unknown). */
+  /**
+   * The same, with what ended the repetition's climb of connections (null: not such a test, or unknown). A repetition
+   * that failed because the run is being interrupted (it began as the Ctrl-C hook ran) says so as the hook would.
+   */
   void end(Phase phase, long ts, String reason, RunEvent.Climb climb) {
     if (ended.compareAndSet(false, true)) {
-      ctx.publisher().publish(event(phase, ts, reason).withClimb(climb));
+      RunEvent e = event(phase, ts, reason).withClimb(climb);
+      if (phase == Phase.FAILED && ctx.hosts() != null && ctx.hosts().stopping()) {
+        interrupted = true;
+        e = event(phase, ts, INTERRUPTED).withClimb(climb).withStopReason(RunEvent.INTERRUPTED);
+      }
+      ctx.publisher().publish(e);
     }
   }
 
-  /** For the Ctrl-C hook: true when the repetition has not published its last phase and now never will. */
+  /**
+   * For the Ctrl-C hook: true when the repetition has not published its last phase and now never will; the hook then
+   * publishes it ({@link #interruptClaimed}).
+   */
   boolean claimEnd() {
-    return ended.compareAndSet(false, true);
+    if (ended.compareAndSet(false, true)) {
+      interrupted = true;
+      return true;
+    }
+    return false;
   }
 
-  /** FAILED with {@code reason}, after {@link #claimEnd}; waits at most {@code timeout} for the broker. */
-  void failClaimed(String reason, Duration timeout) {
-    ctx.publisher().publish(event(Phase.FAILED, System.currentTimeMillis(), reason), timeout);
+  /** FAILED as interrupted, after {@link #claimEnd}; waits at most {@code timeout} for the broker. */
+  void interruptClaimed(Duration timeout) {
+    ctx.publisher().publish(event(Phase.FAILED, System.currentTimeMillis(), INTERRUPTED)
+        .withStopReason(RunEvent.INTERRUPTED), timeout);
+  }
+
+  /** Whether this repetition's last phase says the execution was interrupted (so its test ends with it). */
+  boolean interrupted() {
+    return interrupted;
+  }
+
+  /**
+   * Interrupted between two repetitions of a test: {@code repetition}, the next, never starts and is FAILED as
+   * interrupted, which ends the test (its result is final with the repetitions that ran).
+   */
+  static void interruptBefore(ExecutionContext ctx, TestProcedure procedure, int repetition) {
+    Lifecycle next = new Lifecycle(ctx, procedure, repetition, RunIds.run(ctx.execution(), procedure.test(),
+        repetition));
+    next.ended.set(true);
+    next.interrupted = true;
+    ctx.publisher().publish(next.event(Phase.FAILED, System.currentTimeMillis(), INTERRUPTED + "; this repetition "
+        + "never started").withStopReason(RunEvent.INTERRUPTED));
   }
 
   /** For progress displays (the dashboard's elapsed / remaining). */

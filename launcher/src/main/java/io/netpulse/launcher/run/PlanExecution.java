@@ -43,8 +43,18 @@ public final class PlanExecution {
    */
   public record Settings(boolean installTools, Duration connectTimeout, Duration resultTimeout, Path remoteJar) {}
 
-  static final String INTERRUPTED = "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C): every process the run started was stopped";
   private static final Duration INTERRUPT_PUBLISH = Duration.ofSeconds(3);
+  /**
+   * Interrupted, how long the interrupted test's final result (and its CPU figures) may take to come from the
+   * processor: the pipeline is closing, so less than --result-timeout.
+   */
+  private static final Duration INTERRUPTED_RESULT_WAIT = Duration.ofSeconds(15);
+  /**
+   * How long, after the Ctrl-C hook stopped the hosts, the execution may take to end (the repetition under way sees its
+   * tools die), collect the interrupted test's final result and print its report; a pipeline in this JVM is
+   * kept up for it as long.
+   */
+  public static final Duration INTERRUPTED_REPORT_WAIT = INTERRUPTED_RESULT_WAIT.multipliedBy(2).plusSeconds(15);
   /** A result is taken once no newer version of it has come for this long. */
   private static final Duration RESULT_QUIET = Duration.ofSeconds(2);
 
@@ -75,6 +85,7 @@ public final class PlanExecution {
         + (plan.labels().isEmpty() ? "" : ", labels " + ResultTable.labels(plan.labels())));
     List<TestReport> reports = new ArrayList<>();
     HostChecks checks = new HostChecks(plan, settings, progress);
+    boolean interrupted = false;
     try (RunPublisher publisher = new RunPublisher(kafka, topics);
          TopicFollower<SteadyEvent> steady = new TopicFollower<>(kafka, topics.steady(), SteadyEvent.class);
          TopicFollower<ResultEvent> results = new TopicFollower<>(kafka, topics.results(), ResultEvent.class);
@@ -102,6 +113,7 @@ public final class PlanExecution {
           reports.add(runTest(ctx, test, checks, results, cpu));
         }
       } finally {
+        interrupted = hosts.stopping();
         hosts.stopAll(Duration.ofSeconds(3));
         checks.restore();
         try {
@@ -115,14 +127,16 @@ public final class PlanExecution {
       Thread.currentThread().interrupt();
     }
     return new ExecutionReport(plan.name(), execution, System.currentTimeMillis() - t0, checks.facts(), reports,
-        plan.labels());
+        plan.labels(), interrupted);
   }
 
   /**
-   * The shutdown hook (Ctrl-C, SIGTERM): the repetition under way is marked FAILED on {@code runs} while every
-   * remote process is stopped. The event is sent at the same time as the stop, before the repetition's own
-   * thread sees its clients die and closes the producer; the broker gets {@link #INTERRUPT_PUBLISH} at most
-   * (an embedded one is being closed by another hook at the same time, so this is best effort).
+   * The shutdown hook (Ctrl-C, SIGTERM): the repetition under way is marked FAILED on {@code runs}, with stopReason
+   * "interrupted", while every remote process is stopped; the broker gets {@link #INTERRUPT_PUBLISH} at most. The
+   * event is sent at the same time as the stop, before the repetition's own thread sees its clients die. That thread
+   * then ends the test (between two repetitions it marks the next one instead), waits for the processor's final
+   * result, which the event makes, and the report is printed; the pipeline's hook waits for that
+   * ({@link #INTERRUPTED_REPORT_WAIT}).
    */
   private void onInterrupt(ConnectedHosts hosts, AtomicReference<Lifecycle> current, HostChecks checks) {
     try {
@@ -150,7 +164,7 @@ public final class PlanExecution {
   private void stopAndReport(ConnectedHosts hosts, AtomicReference<Lifecycle> current, HostChecks checks) {
     Lifecycle running = current.get();
     CompletableFuture<Void> failed = running != null && running.claimEnd()
-        ? CompletableFuture.runAsync(() -> running.failClaimed(INTERRUPTED, INTERRUPT_PUBLISH), daemon())
+        ? CompletableFuture.runAsync(() -> running.interruptClaimed(INTERRUPT_PUBLISH), daemon())
         : CompletableFuture.completedFuture(null);
     hosts.shutDown(Duration.ofSeconds(2));
     checks.restore();
@@ -191,21 +205,44 @@ public final class PlanExecution {
     RepetitionRunner runner = new RepetitionRunner(ctx, procedure);
     ResultRule shown = procedure.results().get(0);
     List<RepetitionOutcome> outcomes = new ArrayList<>();
+    boolean interruptSaid = false;
     for (int rep = 1; rep <= test.repetitions(); rep++) {
+      if (ctx.hosts().stopping()) {
+        if (!interruptSaid && !outcomes.isEmpty()) {
+          // Ctrl-C between two repetitions: the next one is marked instead, so that the test's result is final
+          Lifecycle.interruptBefore(ctx, procedure, rep);
+        }
+        break;
+      }
       progress.watch(new RunProgress.Watch(shown.host() == null ? test.sut() : shown.host(), shown.iface(),
           shown.sampleMetric()));
       outcomes.add(runner.run(rep));
+      interruptSaid = runner.lastInterrupted();
     }
-    TestReport report = collectResults(ctx.execution(), test, procedure, outcomes, results);
+    boolean interrupted = ctx.hosts().stopping();
+    if (interrupted && outcomes.stream().anyMatch(RepetitionOutcome::ok)) {
+      progress.message(test.label() + ": interrupted after " + outcomes.stream().filter(RepetitionOutcome::ok).count()
+          + " of " + test.repetitions() + " repetition(s); waiting up to " + INTERRUPTED_RESULT_WAIT.toSeconds()
+          + " s for its final result");
+    }
+    TestReport report = collectResults(ctx.execution(), test, procedure, outcomes, results, interrupted);
     List<String> cpuHosts = procedure.cpuSamplers().stream().map(io.netpulse.launcher.procedure.HostCommand::host)
         .toList();
     return new TestReport(test, report.repetitions(), report.results(), report.failure(), report.missing(),
-        RepetitionCpu.collect(cpu, outcomes, cpuHosts, settings.resultTimeout()), ctx.colocation().of(test));
+        RepetitionCpu.collect(cpu, outcomes, cpuHosts, resultWait(interrupted)), ctx.colocation().of(test));
   }
 
-  /** Waits for the processor's result of each metric to include every repetition that ran to the end. */
+  private Duration resultWait(boolean interrupted) {
+    return interrupted && INTERRUPTED_RESULT_WAIT.compareTo(settings.resultTimeout()) < 0 ? INTERRUPTED_RESULT_WAIT
+        : settings.resultTimeout();
+  }
+
+  /**
+   * Waits for the processor's result of each metric to include every repetition that ran to the end; interrupted,
+   * for the final one (the processor makes it final on the interrupted repetition's FAILED event).
+   */
   private TestReport collectResults(String execution, TestSpec test, TestProcedure procedure, List<RepetitionOutcome> outcomes,
-      TopicFollower<ResultEvent> results) throws InterruptedException {
+      TopicFollower<ResultEvent> results, boolean interrupted) throws InterruptedException {
     Set<String> okRuns = new LinkedHashSet<>();
     outcomes.stream().filter(RepetitionOutcome::ok).forEach(o -> okRuns.add(o.run()));
     List<ResultEvent> found = new ArrayList<>();
@@ -215,8 +252,8 @@ public final class PlanExecution {
         // results holds every execution's: this one's only
         java.util.function.Predicate<ResultEvent> complete = e -> plan.name().equals(e.plan())
             && execution.equals(e.execution()) && test.name().equals(e.test()) && rule.metric().equals(e.metric())
-            && e.runs().containsAll(okRuns);
-        Optional<ResultEvent> r = results.await(complete, settings.resultTimeout());
+            && e.runs().containsAll(okRuns) && (!interrupted || e.finalResult());
+        Optional<ResultEvent> r = results.await(complete, resultWait(interrupted));
         if (r.isPresent()) {
           // a figure or sample that reached the processor late corrects the value: take the last one once quiet
           r = results.awaitQuiet(complete, RESULT_QUIET);

@@ -68,6 +68,8 @@ final class RepetitionRunner {
   private final List<RemoteProcess> samplers = new ArrayList<>();
   private final List<RemoteProcess> servers = new ArrayList<>();
   private final Map<HostCommand, RemoteProcess> clients = new java.util.LinkedHashMap<>();
+  /** The last repetition's lifecycle, to tell whether it ended as interrupted. */
+  private Lifecycle last;
 
   RepetitionRunner(ExecutionContext ctx, TestProcedure procedure) {
     this.ctx = ctx;
@@ -110,6 +112,7 @@ final class RepetitionRunner {
     clients.clear();
     String run = RunIds.run(ctx.execution(), test, repetition);
     Lifecycle life = new Lifecycle(ctx, procedure, repetition, run);
+    last = life;
     ctx.current().set(life);
     ctx.progress().startRepetition(test, repetition, plannedSeconds());
     long began = now();
@@ -205,11 +208,19 @@ final class RepetitionRunner {
     } finally {
       ctx.current().compareAndSet(life, null);
     }
+    if (failure != null && life.interrupted()) {
+      failure = Lifecycle.INTERRUPTED; // its tools died because the run was stopped: that is what to tell
+    }
     long ended = now();
     ctx.progress().endRepetition(failure, trafficStart == 0 ? ended - began : trafficStart - began,
         trafficStart == 0 || measuringEnd == 0 ? 0 : measuringEnd - trafficStart,
         measuringEnd == 0 ? 0 : ended - measuringEnd);
     return new RepetitionOutcome(run, repetition, failure, measuringStart, measuringEnd, steadyAt, climb);
+  }
+
+  /** Whether the last repetition run ended as interrupted (SIGINT/SIGTERM): the test ends with it. */
+  boolean lastInterrupted() {
+    return last != null && last.interrupted();
   }
 
   /** Seconds the repetition is expected to take, for the progress bar. */

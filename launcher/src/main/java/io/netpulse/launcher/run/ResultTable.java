@@ -28,7 +28,8 @@ public final class ResultTable {
 
   /** @param seedFigures also each figure as the seeds compute it ({@link SeedFigures}), on a row under the exact one */
   static void print(ExecutionReport report, PrintWriter out, boolean seedFigures) {
-    out.printf("%nplan %s, execution %s, %d s%n", report.plan(), report.execution(), report.wallMillis() / 1000);
+    out.printf("%nplan %s, execution %s, %d s%s%n", report.plan(), report.execution(), report.wallMillis() / 1000,
+        report.interrupted() ? ", interrupted (SIGINT/SIGTERM)" : "");
     if (!report.labels().isEmpty()) {
       out.printf("  labels: %s%n", labels(report.labels()));
     }
@@ -40,6 +41,13 @@ public final class ResultTable {
     for (TestReport t : report.tests()) {
       for (ResultEvent r : t.results()) {
         rows.add(row(t, r));
+        if (r.interrupted()) {
+          String note = t.test().name() + ": interrupted after " + r.repetitionsCompleted() + " of "
+              + r.repetitionsPlanned() + " repetition(s); its result is final with those";
+          if (!notes.contains(note)) {
+            notes.add(note);
+          }
+        }
         java.util.Optional<ResultEvent> seeds = seedFigures ? SeedFigures.of(t.test().type().yamlName(), r)
             : java.util.Optional.empty();
         if (seeds.isPresent()) {
@@ -132,6 +140,7 @@ public final class ResultTable {
         m.put("final", r.finalResult());
         m.put("repetitions_planned", r.repetitionsPlanned());
         m.put("repetitions_completed", r.repetitionsCompleted());
+        m.put("stop_reason", r.stopReason()); // "interrupted" (SIGINT/SIGTERM) or null
         m.put("failed_repetitions", failures(t));
         m.put("repetitions", repetitions(t));
         if (seedFigures) {
