@@ -1,5 +1,9 @@
 package io.netpulse.dashboard;
 
+import io.netpulse.common.compare.CompareJson;
+import io.netpulse.common.compare.CompareReport;
+import io.netpulse.common.compare.ExecutionLookupException;
+import io.netpulse.common.compare.ExecutionResults;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.json.Json;
 import io.vertx.core.http.HttpHeaders;
@@ -12,6 +16,7 @@ import java.util.Map;
 final class ApiHandlers {
 
   private static final int DEFAULT_RUNS = 200;
+  private static final int DEFAULT_EXECUTIONS = 500;
 
   private final DashboardState state;
   private final FleetView fleet;
@@ -87,15 +92,45 @@ final class ApiHandlers {
     json(ctx, state.results().plans());
   }
 
-  /** {@code /api/compare?a=PLAN&b=PLAN}: two plans' results side by side. */
-  void compare(RoutingContext ctx) {
-    String a = ctx.request().getParam("a");
-    String b = ctx.request().getParam("b");
-    if (a == null || b == null) {
-      badRequest(ctx, "/api/compare needs the query parameters a and b (two plan names)");
-      return;
+  /** {@code /api/executions[?limit=N]}: executions that have results, newest first, with their labels. */
+  void executions(RoutingContext ctx) {
+    Integer limit = positiveInt(ctx, "limit", DEFAULT_EXECUTIONS);
+    if (limit != null) {
+      json(ctx, state.executions().executions().stream().limit(limit).toList());
     }
-    json(ctx, Map.of("a", a, "b", b, "rows", state.results().compare(a, b)));
+  }
+
+  /**
+   * {@code /api/compare?a=X&b=Y}: B against A, each an execution id, a plan's name (its latest execution) or a label
+   * selector KEY=VALUE[,KEY=VALUE], resolved and judged as {@code netpulse compare} does; the body is its
+   * {@code --format json}. A malformed selector is a 400, one that names nothing a 404, each naming a or b.
+   */
+  void compare(RoutingContext ctx) {
+    ExecutionResults a = side(ctx, "a");
+    ExecutionResults b = a == null ? null : side(ctx, "b");
+    if (b != null) {
+      json(ctx, CompareJson.of(CompareReport.of(a, b), null));
+    }
+  }
+
+  /** One side of a comparison, or null once the response says what is wrong with it. */
+  private ExecutionResults side(RoutingContext ctx, String field) {
+    String given = ctx.request().getParam(field);
+    if (given == null || given.isBlank()) {
+      badRequest(ctx, field + ": missing: /api/compare needs a and b, each an execution id, a plan name or a label "
+          + "selector KEY=VALUE[,KEY=VALUE]");
+      return null;
+    }
+    try {
+      return state.executions().resolve(given.strip());
+    } catch (ExecutionLookupException e) {
+      if (e.kind() == ExecutionLookupException.Kind.MALFORMED) {
+        badRequest(ctx, field + ": " + e.getMessage());
+      } else {
+        notFound(ctx, field + ": " + e.getMessage());
+      }
+      return null;
+    }
   }
 
   /** {@code /api/hosts}: every host/interface with its latest rates and a sparkline. */
@@ -138,11 +173,16 @@ final class ApiHandlers {
 
   static void badRequest(RoutingContext ctx, String why) {
     ctx.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
-        .end("400 Bad Request: " + why + "\n");
+        .end("400 Bad Request: " + oneLine(why) + "\n");
   }
 
   private static void notFound(RoutingContext ctx, String why) {
     ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
-        .end("404 Not Found: " + why + "\n");
+        .end("404 Not Found: " + oneLine(why) + "\n");
+  }
+
+  /** What a user typed is quoted in messages: its line breaks must not split the one line. */
+  private static String oneLine(String s) {
+    return s.replaceAll("[\\r\\n]+", " ");
   }
 }

@@ -61,7 +61,7 @@ public final class Dashboard implements AutoCloseable {
     Vertx vertx = Vertx.vertx(new VertxOptions().setFileSystemOptions(new FileSystemOptions()
         // classpath assets are unpacked here, not into a .vertx folder in the working directory
         .setFileCacheDir(Path.of(System.getProperty("java.io.tmpdir"), "netpulse-dashboard").toString())));
-    DashboardState state = new DashboardState();
+    DashboardState state = new DashboardState(config.topics().results());
     DashboardFeed feed = newFeed(config, state, vertx);
     DashboardVerticle verticle =
         new DashboardVerticle(config.bindHost(), config.port(), access, state, uplotRoot());

@@ -51,7 +51,7 @@ final class DashboardFeed implements AutoCloseable {
 
   /** Decodes one topic's records and hands them to the state. */
   private interface Decoder {
-    void accept(byte[] value);
+    void accept(String key, byte[] value);
   }
 
   DashboardFeed(KafkaConnection kafka, Topics topics, DashboardState state) {
@@ -71,10 +71,10 @@ final class DashboardFeed implements AutoCloseable {
     JsonSerde<SteadyEvent> steady = JsonSerde.of(SteadyEvent.class);
     JsonSerde<ResultEvent> results = JsonSerde.of(ResultEvent.class);
     this.decoders = Map.of(
-        topics.runs(), v -> state.run(runs.deserialize(topics.runs(), v)),
-        topics.rates(), v -> state.rate(rates.deserialize(topics.rates(), v)),
-        topics.steady(), v -> state.steady(steady.deserialize(topics.steady(), v)),
-        topics.results(), v -> state.result(results.deserialize(topics.results(), v)));
+        topics.runs(), (k, v) -> state.run(runs.deserialize(topics.runs(), v)),
+        topics.rates(), (k, v) -> state.rate(rates.deserialize(topics.rates(), v)),
+        topics.steady(), (k, v) -> state.steady(steady.deserialize(topics.steady(), v)),
+        topics.results(), (k, v) -> state.result(k, results.deserialize(topics.results(), v)));
     this.thread = new Thread(this::run, "netpulse-dashboard-feed");
     this.thread.setDaemon(true);
   }
@@ -158,7 +158,7 @@ final class DashboardFeed implements AutoCloseable {
     state.counted(record.topic());
     Decoder decoder = decoders.get(record.topic());
     try {
-      decoder.accept(record.value());
+      decoder.accept(record.key(), record.value());
     } catch (SerializationException | IllegalArgumentException e) {
       state.skipped(record.topic());
       LOG.warn("skipping {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());

@@ -1,5 +1,6 @@
 package io.netpulse.dashboard;
 
+import io.netpulse.common.compare.ExecutionIndex;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
@@ -26,10 +27,16 @@ final class DashboardState {
 
   private final RunBoard runs = new RunBoard();
   private final ResultBoard results = new ResultBoard();
+  private final ExecutionIndex executions;
   private final RateStore rates = new RateStore();
   private final Map<String, LongAdder> consumed = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
   private volatile Broadcast broadcast = (event, value) -> { };
+
+  /** @param resultsTopic the results topic's name: compare's sides are named by it, as {@code netpulse compare} names them */
+  DashboardState(String resultsTopic) {
+    this.executions = new ExecutionIndex(resultsTopic);
+  }
 
   void broadcastTo(Broadcast broadcast) {
     this.broadcast = broadcast;
@@ -41,6 +48,11 @@ final class DashboardState {
 
   ResultBoard results() {
     return results;
+  }
+
+  /** Every execution's results, for the compare view: the same lookup as {@code netpulse compare}'s. */
+  ExecutionIndex executions() {
+    return executions;
   }
 
   RateStore rates() {
@@ -62,14 +74,17 @@ final class DashboardState {
     broadcast.send(STEADY, view != null ? view : event);
   }
 
-  void result(ResultEvent event) {
+  /** @param key the record's key on the results topic: a tombstone (null event) removes what the key held */
+  void result(String key, ResultEvent event) {
     if (event == null) {
-      return; // a compaction tombstone
+      executions.add(key, null); // a compaction tombstone
+      return;
     }
     if (event.plan() == null || event.test() == null || event.metric() == null) {
       throw new IllegalArgumentException("a result needs plan, test and metric");
     }
     results.add(event);
+    executions.add(key, event);
     broadcast.send(RESULT, event);
   }
 

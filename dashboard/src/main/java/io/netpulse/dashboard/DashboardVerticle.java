@@ -69,6 +69,7 @@ final class DashboardVerticle extends VerticleBase {
     router.get("/api/runs/:run").handler(api::run);
     router.get("/api/results").handler(api::results);
     router.get("/api/plans").handler(api::plans);
+    router.get("/api/executions").handler(api::executions);
     router.get("/api/compare").handler(api::compare);
     router.get("/api/hosts").handler(api::hosts);
     router.get("/assets/uplot/*").handler(StaticHandler.create(uplotRoot));

@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Results as CSV (RFC 4180): one row per plan/test/metric with every repetition's value, mean, stddev and 95 % CI,
- * in the result's own unit, named in its column. Repetitions go in columns run_1..run_N, N the most any row has.
+ * Results as CSV (RFC 4180): one row per plan/test/metric with the execution it is from, every repetition's value,
+ * mean, stddev and 95 % CI, in the result's own unit, named in its column, then the plan's labels. Repetitions go in
+ * columns run_1..run_N, N the most any row has; labels in columns label_KEY, one per key any row has
+ * ({@link Csv#labelKeys}: the same as {@code netpulse report --format csv}).
  */
 final class ResultsCsv {
 
@@ -15,13 +17,17 @@ final class ResultsCsv {
 
   static String of(List<ResultEvent> results) {
     int runs = results.stream().mapToInt(r -> r.values() == null ? 0 : r.values().size()).max().orElse(0);
-    StringBuilder out = new StringBuilder("plan,test,metric,unit,hosts");
+    List<String> labelKeys = Csv.labelKeys(results.stream().map(ResultEvent::labels).toList());
+    StringBuilder out = new StringBuilder("plan,execution,test,metric,unit,hosts");
     for (int i = 1; i <= runs; i++) {
       out.append(",run_").append(i);
     }
-    out.append(",n,mean,stddev,ci95\r\n");
+    out.append(",n,mean,stddev,ci95");
+    Csv.labelHeader(labelKeys).forEach(h -> out.append(',').append(h));
+    out.append("\r\n");
     for (ResultEvent r : results) {
-      out.append(field(r.plan())).append(',').append(field(r.test())).append(',').append(field(r.metric()))
+      out.append(field(r.plan())).append(',').append(field(r.execution())).append(',').append(field(r.test()))
+          .append(',').append(field(r.metric()))
           .append(',').append(field(r.unit())).append(',')
           .append(field(r.hosts() == null ? "" : String.join(" ", r.hosts())));
       List<Double> values = r.values() == null ? List.of() : List.copyOf(r.values().values());
@@ -29,7 +35,9 @@ final class ResultsCsv {
         out.append(',').append(i < values.size() ? number(values.get(i)) : "");
       }
       out.append(',').append(r.n()).append(',').append(number(r.mean())).append(',').append(number(r.stddev()))
-          .append(',').append(number(r.ci95())).append("\r\n");
+          .append(',').append(number(r.ci95()));
+      Csv.labelCells(labelKeys, r.labels()).forEach(c -> out.append(',').append(c));
+      out.append("\r\n");
     }
     return out.toString();
   }

@@ -95,17 +95,22 @@ class DashboardApiTest {
           assertThat(csv.headers().firstValue("content-type")).hasValue("text/csv; charset=utf-8");
           assertThat(csv.headers().firstValue("content-disposition"))
               .hasValue("attachment; filename=\"netpulse-results.csv\"");
-          assertThat(csv.body().split("\r\n")).hasSize(3).anyMatch(l -> l.startsWith("small,rx,rx_bps,bit/s,"));
+          assertThat(csv.body().split("\r\n")).hasSize(3).anyMatch(l -> l.startsWith("small,small-20261201T100000Z,rx,rx_bps,bit/s,"));
           assertThat(get(base + "api/results?format=xml").statusCode()).isEqualTo(400);
 
+          // plan names: their latest executions (DashboardCompareBrowserTest and the launcher's
+          // CompareAgreesWithDashboardTest have executions and label selectors)
           JsonNode compare = getJson(base + "api/compare?a=small&b=big", new TypeReference<>() {});
-          assertThat(compare.path("rows")).hasSize(1);
-          assertThat(compare.path("rows").get(0).path("ratio").asDouble()).isCloseTo(9.0e9 / 4.1e9,
+          assertThat(compare.path("comparisons")).hasSize(1);
+          assertThat(compare.path("comparisons").get(0).path("ratio").asDouble()).isCloseTo(9.0e9 / 4.1e9,
               org.assertj.core.data.Offset.offset(1e-9));
-          // one repetition each: no test, and the verdict says so (ResultBoardCompareTest has the others)
-          assertThat(compare.path("rows").get(0).path("verdict").asText()).isEqualTo("not enough repetitions");
-          assertThat(compare.path("rows").get(0).path("direction").asText()).isEqualTo("higher is better");
-          assertThat(get(base + "api/compare?a=small").statusCode()).isEqualTo(400);
+          // one repetition in B: no test, and the verdict says so
+          assertThat(compare.path("comparisons").get(0).path("verdict").asText()).isEqualTo("not enough repetitions");
+          assertThat(compare.path("comparisons").get(0).path("direction").asText()).isEqualTo("higher_is_better");
+          assertThat(compare.path("a").path("execution").asText()).isEqualTo("small-20261201T100000Z");
+          HttpResponse<String> noB = get(base + "api/compare?a=small");
+          assertThat(noB.statusCode()).isEqualTo(400);
+          assertThat(noB.body()).startsWith("400 Bad Request: b: missing");
 
           JsonNode hosts = getJson(base + "api/hosts", new TypeReference<>() {});
           assertThat(hosts.path("hosts").findValuesAsText("host")).containsExactly("other", "sut");

@@ -4,6 +4,7 @@ import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.SteadyEvent;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -37,6 +38,14 @@ final class Events {
     Double stddev = values.length > 1 ? Math.sqrt(sq / (values.length - 1)) : null;
     Double ci95 = stddev == null ? null : 4.303 * stddev / Math.sqrt(values.length);
     return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, byRep, values.length, mean, stddev, ci95,
-        List.of("sut", "peer"), List.of(), System.currentTimeMillis(), "exec-1");
+        List.of("sut", "peer"), List.of(), System.currentTimeMillis(), plan + "-20261201T100000Z");
+  }
+
+  /** A result of one execution of a plan, labelled as the plan's {@code labels:} label it, stamped {@code ts}. */
+  static ResultEvent result(String plan, String execution, Map<String, String> labels, long ts, String test,
+      String metric, String unit, double... values) {
+    ResultEvent r = result(plan, test, metric, unit, values);
+    return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, r.values(), r.n(), r.mean(), r.stddev(),
+        r.ci95(), r.hosts(), List.of(), ts, execution, labels, List.of(), true, values.length, values.length);
   }
 }

@@ -2,7 +2,11 @@ package io.netpulse.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.StringReader;
 import java.util.List;
+import java.util.Map;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 
 class ResultsCsvTest {
@@ -13,9 +17,38 @@ class ResultsCsvTest {
         Events.result("xlarge", "rx", "rx_bps", "bit/s", 9.4e9, 9.5e9, 9.3e9),
         Events.result("xlarge", "lat", "tcp_lat_us", "us", 21.5, 22.0)));
     String[] lines = csv.split("\r\n");
-    assertThat(lines[0]).isEqualTo("plan,test,metric,unit,hosts,run_1,run_2,run_3,n,mean,stddev,ci95");
-    assertThat(lines[1]).startsWith("xlarge,rx,rx_bps,bit/s,sut peer,9.4E9,9.5E9,9.3E9,3,9.4E9,");
-    assertThat(lines[2]).startsWith("xlarge,lat,tcp_lat_us,us,sut peer,21.5,22.0,,2,21.75,");
+    assertThat(lines[0]).isEqualTo("plan,execution,test,metric,unit,hosts,run_1,run_2,run_3,n,mean,stddev,ci95");
+    assertThat(lines[1]).startsWith("xlarge,xlarge-20261201T100000Z,rx,rx_bps,bit/s,sut peer,9.4E9,9.5E9,9.3E9,3,"
+        + "9.4E9,");
+    assertThat(lines[2]).startsWith("xlarge,xlarge-20261201T100000Z,lat,tcp_lat_us,us,sut peer,21.5,22.0,,2,21.75,");
+  }
+
+  /**
+   * Each label in a column label_KEY (keys of all rows, sorted; empty where a row has none), values with commas,
+   * quotes and semicolons quoted so that an RFC 4180 reader gets them back as they were.
+   */
+  @Test
+  void labelsAreColumnsPerKeyThatAnRfc4180ReaderReadsBack() throws Exception {
+    Map<String, String> hostile = Map.of("instance_type", "c7.large, \"spot\"; eu", "image", "ami-1;ami-2",
+        "note", "=1+1");
+    String csv = ResultsCsv.of(List.of(
+        Events.result("q", "q-1", hostile, 1, "rx", "rx_bps", "bit/s", 1e9, 2e9),
+        Events.result("r", "r-1", Map.of("region", "eu-1"), 2, "rx", "rx_bps", "bit/s", 3e9),
+        Events.result("s", "s-1", null, 3, "rx", "rx_bps", "bit/s", 4e9)));
+    List<CSVRecord> rows = CSVFormat.RFC4180.builder().setHeader().get().parse(new StringReader(csv)).getRecords();
+    assertThat(rows).hasSize(3);
+    assertThat(rows.get(0).getParser().getHeaderNames()).containsExactly("plan", "execution", "test", "metric", "unit",
+        "hosts", "run_1", "run_2", "n", "mean", "stddev", "ci95", "label_image", "label_instance_type", "label_note",
+        "label_region");
+    assertThat(rows.get(0).get("execution")).isEqualTo("q-1");
+    assertThat(rows.get(0).get("label_instance_type")).isEqualTo("c7.large, \"spot\"; eu");
+    assertThat(rows.get(0).get("label_image")).isEqualTo("ami-1;ami-2");
+    assertThat(rows.get(0).get("label_note")).as("defused for spreadsheets, as every text field").isEqualTo("'=1+1");
+    assertThat(rows.get(0).get("label_region")).isEmpty();
+    assertThat(rows.get(1).get("label_region")).isEqualTo("eu-1");
+    assertThat(rows.get(1).get("label_instance_type")).isEmpty();
+    assertThat(rows.get(2).get("label_region")).isEmpty();
+    assertThat(rows).allMatch(CSVRecord::isConsistent);
   }
 
   @Test

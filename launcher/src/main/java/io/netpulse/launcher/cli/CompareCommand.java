@@ -2,8 +2,7 @@ package io.netpulse.launcher.cli;
 
 import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.compare.CompareFormat;
-import io.netpulse.launcher.compare.CompareReport;
-import io.netpulse.launcher.compare.ExecutionResults;
+import io.netpulse.common.compare.CompareReport;
 import io.netpulse.launcher.compare.FileResults;
 import io.netpulse.launcher.compare.KafkaResults;
 import io.netpulse.launcher.compare.ResultSource;

@@ -1,6 +1,9 @@
 package io.netpulse.launcher.compare;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.netpulse.common.compare.CompareJson;
+import io.netpulse.common.compare.CompareReport;
+import io.netpulse.common.compare.ExecutionResults;
 import io.netpulse.common.compare.MetricComparison;
 import io.netpulse.common.compare.SampleStats;
 import io.netpulse.common.json.Json;
@@ -8,10 +11,8 @@ import io.netpulse.launcher.report.ReportText;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /** The formats of {@code netpulse compare}: an aligned table for terminals, Markdown for tickets, JSON for programs. */
 public enum CompareFormat {
@@ -133,64 +134,10 @@ public enum CompareFormat {
   }
 
   private static void json(CompareReport r, Double gate, PrintWriter out) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("a", sideJson(r.a()));
-    m.put("b", sideJson(r.b()));
-    m.put("alpha", MetricComparison.ALPHA);
-    List<Map<String, Object>> rows = new ArrayList<>();
-    for (MetricComparison c : r.rows()) {
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("test", c.test());
-      row.put("metric", c.metric());
-      row.put("unit", c.unit());
-      row.put("direction", c.direction().name().toLowerCase(Locale.ROOT));
-      row.put("a", statsJson(c.a()));
-      row.put("b", statsJson(c.b()));
-      row.put("ratio", c.ratio());
-      row.put("change_pct", c.changePct());
-      row.put("t", c.welch() == null ? null : finite(c.welch().t()));
-      row.put("df", c.welch() == null ? null : finite(c.welch().df()));
-      row.put("p", c.welch() == null ? null : c.welch().p());
-      row.put("verdict", c.verdict().text());
-      if (gate != null) {
-        row.put("regression", c.regressionBeyond(gate));
-      }
-      rows.add(row);
-    }
-    m.put("comparisons", rows);
-    m.put("only_in_a", r.onlyInA());
-    m.put("only_in_b", r.onlyInB());
-    if (gate != null) {
-      m.put("fail_on_regression_pct", gate);
-      m.put("regressions", r.regressions(gate).stream().map(c -> c.test() + "/" + c.metric()).toList());
-    }
     try {
-      out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(m));
+      out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(CompareJson.of(r, gate)));
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  /** JSON has no infinities: constant sides give an infinite t and df, written as null. */
-  private static Double finite(double v) {
-    return Double.isFinite(v) ? v : null;
-  }
-
-  private static Map<String, Object> statsJson(SampleStats s) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("n", s.n());
-    m.put("mean", finite(s.mean()));
-    m.put("stddev", s.stddev());
-    m.put("ci95", s.ci95());
-    return m;
-  }
-
-  private static Map<String, Object> sideJson(ExecutionResults e) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("source", e.source());
-    m.put("plan", e.plan());
-    m.put("execution", e.execution());
-    m.put("labels", e.labels());
-    return m;
   }
 }

@@ -1,5 +1,7 @@
 package io.netpulse.launcher.compare;
 
+import io.netpulse.common.compare.ExecutionResults;
+
 /**
  * Where one side of a comparison comes from: a file (an archive, {@code run --output json}) or the results topic (a
  * plan's latest execution, an execution id, a label selector). Each reads once and fails with a

@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * The report as CSV (RFC 4180: CRLF, quoted where needed): one row per test and metric with the same
- * fields as the Markdown table, every digit kept, and the unit in its own column.
+ * fields as the Markdown table, every digit kept, and the unit in its own column; then the labels of the plan the
+ * row's execution ran, a column label_KEY per key ({@link Csv#labelKeys}: as the dashboard's download).
  */
 final class CsvReport {
 
@@ -18,7 +19,10 @@ final class CsvReport {
     List<String> header = new ArrayList<>(List.of("plan", "execution", "test", "type", "metric", "unit"));
     reps.forEach(r -> header.add("run_" + r));
     header.addAll(List.of("mean", "stddev", "ci95", "n", "hosts", "run_ids"));
-    row(out, header.stream().map(Csv::field).toList());
+    List<String> labelKeys = Csv.labelKeys(report.sections().stream().map(s -> s.result().labels()).toList());
+    List<String> headerCells = new ArrayList<>(header.stream().map(Csv::field).toList());
+    headerCells.addAll(Csv.labelHeader(labelKeys));
+    row(out, headerCells);
     for (MetricSection s : report.sections()) {
       List<String> cells = new ArrayList<>(List.of(text(report.plan()), text(s.result().execution()),
           text(s.test()), text(s.type()), text(s.metric()), text(s.unit())));
@@ -27,6 +31,7 @@ final class CsvReport {
           ReportText.exact(s.result().ci95()), Integer.toString(s.result().n()),
           text(s.result().hosts() == null ? "" : String.join(" ", s.result().hosts())),
           text(s.result().runs() == null ? "" : String.join(" ", s.result().runs()))));
+      cells.addAll(Csv.labelCells(labelKeys, s.result().labels()));
       row(out, cells);
     }
     out.flush();

@@ -116,10 +116,10 @@ class ReportCommandTest {
     List<String> lines = List.of(r.out().split("\r\n"));
     assertThat(lines).hasSize(7);
     assertThat(lines.get(0)).isEqualTo("plan,execution,test,type,metric,unit,run_1,run_2,run_3,mean,stddev,ci95,n,"
-        + "hosts,run_ids");
+        + "hosts,run_ids,label_instance_type");
     assertThat(lines.get(1)).isEqualTo("np-report," + ReportFixture.EXECUTION + ",latency,latency,tcp_lat_us,us,"
         + "27.1,33.5,34.2,31.6,3.9,9.72,3,sut," + ReportFixture.run(1, 1) + " " + ReportFixture.run(1, 2) + " "
-        + ReportFixture.run(1, 3));
+        + ReportFixture.run(1, 3) + ",c7.large");
     assertThat(lines.get(4)).startsWith("np-report," + ReportFixture.EXECUTION
         + ",\"rx <b>\"\"bw\"\"</b>, </script><script>alert(1)</script>\",rx_bandwidth,rx_bps,bit/s,"
         + "347938556.6,358195582.3,304140697.6,336758278.8,28706213.4,71318187.6,3,sut,");

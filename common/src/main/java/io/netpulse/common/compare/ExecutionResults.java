@@ -1,4 +1,4 @@
-package io.netpulse.launcher.compare;
+package io.netpulse.common.compare;
 
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,5 @@
-package io.netpulse.launcher.compare;
+package io.netpulse.common.compare;
 
-import io.netpulse.common.compare.MetricComparison;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
