@@ -28,21 +28,30 @@
   }
 
   // one option per execution, newest first: its id (or plan, for older producers), labels and time
-  function fillExecutions(select, executions, preferred) {
+  function fillExecutions(side, executions, preferred) {
+    const select = side.select;
     const current = select.value || preferred;
     select.replaceChildren(...executions.map((e) => {
       const plan = e.execution && e.execution.startsWith(e.plan) ? '' : ' · plan ' + e.plan;
       return new Option(e.select + plan + ' · ' + labels(e.labels) + ' · ' + utc(e.latestMs), e.select);
     }));
     if (executions.some((e) => e.select === current)) select.value = current;
+    listOrTyped(side);
+  }
+
+  // what was typed for a side is in effect: nothing is shown picked in its list (and picking any entry, even
+  // the one picked before, replaces it); with nothing typed, something is picked
+  function listOrTyped(side) {
+    if (side.typed.value.trim()) side.select.selectedIndex = -1;
+    else if (side.select.selectedIndex < 0 && side.select.options.length > 0) side.select.selectedIndex = 0;
   }
 
   function load() {
     return Promise.all([json('/api/plans'), json('/api/executions')]).then(([plans, executions]) => {
       fillPlans(plans);
       // by default the newest execution (B) against the one before it (A)
-      fillExecutions(sides.a.select, executions, (executions[1] ?? executions[0] ?? {}).select);
-      fillExecutions(sides.b.select, executions, (executions[0] ?? {}).select);
+      fillExecutions(sides.a, executions, (executions[1] ?? executions[0] ?? {}).select);
+      fillExecutions(sides.b, executions, (executions[0] ?? {}).select);
       refresh();
       compare();
     });
@@ -138,7 +147,11 @@
     // picking from the list replaces what was typed for that side
     s.select.addEventListener('change', () => { s.typed.value = ''; compare(); });
   }
-  $('compare-form').addEventListener('submit', (e) => { e.preventDefault(); compare(); });
+  $('compare-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    Object.values(sides).forEach(listOrTyped);
+    compare();
+  });
   let pending = null;
   load().catch(() => {}).finally(() => feed('results', {
     // results come in bursts (one per metric): refresh once per burst

@@ -50,6 +50,7 @@ class DashboardAccessTest {
 
       for (String path : new String[] {"", "app.js", "events", "api/rates/latest", "assets/uplot/uPlot.min.css",
           "runs.html", "fleet.html", "results.html", "api/runs", "api/results", "api/hosts", "api/plans", "metrics",
+          "api/executions", "api/compare?a=x&b=y",
           "events?feed=fleet"}) {
         HttpResponse<String> refused = get(base + path, null, null);
         assertThat(refused.statusCode()).as("GET /%s without token", path).isEqualTo(401);

@@ -39,8 +39,10 @@ class DashboardApiTest {
         // before the dashboard starts: runs and results are read from the beginning, rates are not
         traffic.event(topics.runs(), "old-1", Events.run("old-1", "small", "rx", "rx_bandwidth", 1, Phase.DONE, t0,
             "sut", "eth0"));
-        traffic.event(topics.results(), "small/rx/rx_bps", Events.result("small", "rx", "rx_bps", "bit/s",
-            4.0e9, 4.2e9, 4.1e9));
+        // labelled as a user may label a plan: commas, quotes and semicolons, through the topic into the CSV
+        traffic.event(topics.results(), "small/rx/rx_bps", Events.result("small", "small-20261201T100000Z",
+            java.util.Map.of("image", "ami-1;ami-2", "instance_type", "c7.large, \"spot\""), t0, "rx", "rx_bps",
+            "bit/s", 4.0e9, 4.2e9, 4.1e9));
         traffic.send(RateTraffic.rate("early", "eth0", "rx_bps", t0, 1));
 
         try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics))) {
@@ -96,6 +98,12 @@ class DashboardApiTest {
           assertThat(csv.headers().firstValue("content-disposition"))
               .hasValue("attachment; filename=\"netpulse-results.csv\"");
           assertThat(csv.body().split("\r\n")).hasSize(3).anyMatch(l -> l.startsWith("small,small-20261201T100000Z,rx,rx_bps,bit/s,"));
+          List<org.apache.commons.csv.CSVRecord> rows = org.apache.commons.csv.CSVFormat.RFC4180.builder().setHeader()
+              .get().parse(new java.io.StringReader(csv.body())).getRecords();
+          assertThat(rows).extracting(r -> r.get("plan")).containsExactly("big", "small");
+          assertThat(rows.get(1).get("label_instance_type")).isEqualTo("c7.large, \"spot\"");
+          assertThat(rows.get(1).get("label_image")).isEqualTo("ami-1;ami-2");
+          assertThat(rows.get(0).get("label_image")).isEmpty();
           assertThat(get(base + "api/results?format=xml").statusCode()).isEqualTo(400);
 
           // plan names: their latest executions (DashboardCompareBrowserTest and the launcher's

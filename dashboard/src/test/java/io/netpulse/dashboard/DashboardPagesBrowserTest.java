@@ -120,7 +120,10 @@ class DashboardPagesBrowserTest {
     chromium.until(wait, d -> d.findElement(By.id("results")).getText()
         .contains("4.700 Gbit/s / 4.800 Gbit/s / 4.600 Gbit/s"), "plan large's runs");
     assertThat(page.findElement(By.id("csv")).getAttribute("href")).endsWith("/api/results?plan=large&format=csv&download=true");
-    // A is the first plan (large), B the second (xlarge): B ÷ A
+    // A is plan large's execution, B xlarge's: B ÷ A (DashboardCompareBrowserTest has more of the compare view)
+    chromium.until(wait, d -> new Select(d.findElement(By.id("exec-b"))).getOptions().size() == 2, "two executions");
+    new Select(page.findElement(By.id("exec-a"))).selectByValue("large-20261201T100000Z");
+    new Select(page.findElement(By.id("exec-b"))).selectByValue("xlarge-20261201T100000Z");
     chromium.until(wait, d -> d.findElement(By.id("compare")).getText().contains("2.000"), "the comparison's ratio");
     assertThat(page.findElement(By.id("compare")).getText()).contains("4.700 Gbit/s ±").contains("9.400 Gbit/s ±")
         .contains("<0.0001").contains("better (higher is better)"); // B's verdict, as netpulse compare gives it
