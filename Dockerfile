@@ -10,6 +10,7 @@ COPY common common
 COPY collector collector
 COPY processor processor
 COPY dashboard dashboard
+COPY holder holder
 COPY launcher launcher
 # The cache mount keeps ~/.m2 between builds, so a code change does not download every dependency again.
 RUN --mount=type=cache,target=/root/.m2 \

@@ -15,7 +15,7 @@ import io.netpulse.launcher.cli.RunCommand;
 import io.netpulse.launcher.cli.UserErrors;
 import io.netpulse.launcher.cli.bench.BenchCommand;
 import io.netpulse.launcher.cli.topics.TopicsCommand;
-import io.netpulse.launcher.connections.ConnectionsCommand;
+import io.netpulse.holder.ConnectionsCommand;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/netpulse}: only wires the subcommands together. */

@@ -59,7 +59,7 @@ public class RunCommand implements Callable<Integer> {
   int resultTimeoutSeconds;
 
   @Option(names = "--remote-jar", paramLabel = "JAR", hidden = true, defaultValue = "${env:NETPULSE_REMOTE_JAR}",
-      description = "jar to put on hosts that run netpulse's connection tool (default: the running jar)")
+      description = "the connection holder's jar to put on hosts that run it (default: the copy inside netpulse's jar)")
   Path remoteJar;
 
   enum Output { text, json }

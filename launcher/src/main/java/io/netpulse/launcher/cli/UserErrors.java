@@ -3,6 +3,7 @@ package io.netpulse.launcher.cli;
 import io.netpulse.common.embedded.EmbeddedStartException;
 import io.netpulse.common.netns.HostNetworkException;
 import io.netpulse.dashboard.DashboardStartException;
+import io.netpulse.holder.ConnectionsException;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -15,6 +16,10 @@ public final class UserErrors {
     if (e instanceof UserError u) {
       cli.getErr().println("netpulse: " + u.getMessage());
       return u.exitCode();
+    }
+    if (e instanceof ConnectionsException) { // netpulse connections: the holder's own failures, as its jar prints them
+      cli.getErr().println("netpulse: " + e.getMessage());
+      return ConnectionsException.EXIT_CODE;
     }
     if (e instanceof EmbeddedStartException || e instanceof DashboardStartException
         || e instanceof HostNetworkException) {

@@ -11,18 +11,19 @@ import java.util.List;
  * 2000, 100 consecutive ports from each: 3,200), clients on the client hosts opening and holding connections,
  * {@code ss -s} every second on the SUT; the result is the largest TCP estab count.
  *
- * <p>Tool {@code netpulse} (default): netpulse's own connection holder from the same jar, one server process for
- * all ports, one client per client host. Like c1000k's client it climbs until something stops it; {@code target}
- * is only an optional cap, split over the clients. Each client connects from its host's {@code source_addresses}
- * (each worth one ephemeral port range per server port) and says what ended its climb, which the launcher reads
- * back (see {@code connections.Climbs}). Tool {@code c1000k}: the seed's {@code ./server PORT} per base port and
- * {@code ./client SUT PORT} per base port from {@code c1000k_dir}. With {@code prepare.nofile} the processes start
- * under {@code prlimit --nofile=N:N}, which raises the limit for them only.
+ * <p>Tool {@code netpulse} (default): netpulse's own connection holder (module holder: a jar of its own, under 1 MiB,
+ * that the launcher puts on the hosts), one server process for all ports, one client per client host. Like c1000k's
+ * client it climbs until something stops it; {@code target} is only an optional cap, split over the clients. Each
+ * client connects from its host's {@code source_addresses} (each worth one ephemeral port range per server port)
+ * and says what ended its climb, which the launcher reads back (see {@code run.Climbs}). Tool {@code c1000k}: the
+ * seed's {@code ./server PORT} per base port and {@code ./client SUT PORT} per base port from {@code c1000k_dir}.
+ * With {@code prepare.nofile} the processes start under {@code prlimit --nofile=N:N}, which raises the limit for
+ * them only.
  */
 final class ConcurrentConnectionsProcedure implements Procedure {
 
-  /** Where the SSH layer puts netpulse's jar on a host, relative to the login directory. */
-  public static final String REMOTE_JAR = ".netpulse/netpulse.jar";
+  /** Where remote.JarShipper puts the connection holder's jar on a host, relative to the login directory. */
+  public static final String REMOTE_JAR = ".netpulse/netpulse-holder.jar";
   /** The tool name of netpulse's connection holder in labels. */
   private static final String TOOL = "netpulse-connections";
 
@@ -52,10 +53,10 @@ final class ConcurrentConnectionsProcedure implements Procedure {
     } else {
       String portSpec = bases.get(0) + ":" + bases.get(bases.size() - 1) + ":" + t.portStep();
       servers.add(HostCommand.server(t.sut(), TOOL, 0, limited(nofile, java(c, t.sut()),
-          "-jar", REMOTE_JAR, "connections", "server", "--ports", portSpec, "--block", t.portsPerListener())));
+          "-jar", REMOTE_JAR, "server", "--ports", portSpec, "--block", t.portsPerListener())));
       int instance = 0;
       for (String client : t.clients()) {
-        List<Object> args = new ArrayList<>(List.of("-jar", REMOTE_JAR, "connections", "client", "--server", sut,
+        List<Object> args = new ArrayList<>(List.of("-jar", REMOTE_JAR, "client", "--server", sut,
             "--ports", portSpec, "--block", t.portsPerListener()));
         if (t.target() != null) {
           args.addAll(List.of("--connections", (t.target() + t.clients().size() - 1) / t.clients().size()));

@@ -2,7 +2,6 @@ package io.netpulse.launcher.remote;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
@@ -10,15 +9,17 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.Optional;
 import io.netpulse.launcher.procedure.RemoteCommand;
 
-/** Puts this running netpulse jar at ~/.netpulse/netpulse.jar on a host (skips when the sha256 matches). */
+/**
+ * Puts the connection holder's jar ({@link HolderJar}) at ~/.netpulse/netpulse-holder.jar on a host, over the
+ * run's SSH connection (so with its host-key check); skips the copy when the file there has the same sha256.
+ */
 public final class JarShipper {
 
   /** Remote directory and file name, relative to the SSH user's home. */
   public static final String REMOTE_DIR = ".netpulse";
-  public static final String JAR_NAME = "netpulse.jar";
+  public static final String JAR_NAME = "netpulse-holder.jar";
   private static final Duration HASH_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration COPY_TIMEOUT = Duration.ofMinutes(10);
   /** $1: directory relative to $HOME, $2: file name. Prints the sha256 of the file, nothing when there is none. */
@@ -66,16 +67,6 @@ public final class JarShipper {
 
   private static RemoteCommand script(String text, String remoteDir, String name) {
     return RemoteCommand.of("sh", "-c", text, "netpulse-ship", remoteDir, name);
-  }
-
-  /** The jar this code runs from, if it runs from a jar (not from classes in a build tree). */
-  public static Optional<Path> runningJar() {
-    try {
-      Path p = Path.of(JarShipper.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      return Files.isRegularFile(p) && p.toString().endsWith(".jar") ? Optional.of(p) : Optional.empty();
-    } catch (URISyntaxException | RuntimeException e) {
-      return Optional.empty();
-    }
   }
 
   static String sha256(RemoteHost host, Path file) throws RemoteFailure {

@@ -7,12 +7,12 @@ import io.netpulse.launcher.procedure.Procedures;
 import io.netpulse.launcher.procedure.SutFacts;
 import io.netpulse.launcher.procedure.TestProcedure;
 import io.netpulse.launcher.remote.HostFacts;
+import io.netpulse.launcher.remote.HolderJar;
 import io.netpulse.launcher.remote.HostPreparation;
 import io.netpulse.launcher.remote.JarShipper;
 import io.netpulse.launcher.remote.Preflight;
 import io.netpulse.launcher.remote.RemoteFailure;
 import io.netpulse.launcher.remote.RemoteHost;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -71,8 +71,8 @@ final class HostChecks {
   }
 
   /**
-   * The first problem with a program this test starts (not installed, or netpulse's jar could not be put on
-   * the host), as a message naming the host and what to do.
+   * The first problem with a program this test starts (not installed, or the connection holder's jar could not be
+   * put on the host), as a message naming the host and what to do.
    */
   private Optional<String> missingTools(TestSpec test) {
     TestProcedure provisional = Procedures.build(plan, test, new SutFacts("eth0", 1));
@@ -122,7 +122,7 @@ final class HostChecks {
         String java = plan.host(h.name()).java() == null ? "java" : plan.host(h.name()).java();
         if (needed.contains(java) && !lacking.containsKey(java)) {
           try {
-            JarShipper.ship(h, remoteJar());
+            JarShipper.ship(h, HolderJar.locate(settings.remoteJar()));
           } catch (RemoteFailure e) {
             lacking.put(java, e.getMessage());
           }
@@ -157,22 +157,6 @@ final class HostChecks {
         problems.put(h.name(), "cannot prepare: " + e.getMessage());
       }
     }
-  }
-
-  private Path remoteJar() throws RemoteFailure {
-    if (settings.remoteJar() != null) {
-      return settings.remoteJar();
-    }
-    try {
-      Path self = Path.of(PlanExecution.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      if (self.toString().endsWith(".jar")) {
-        return self;
-      }
-    } catch (java.net.URISyntaxException | RuntimeException e) {
-      // fall through to the message below
-    }
-    throw new RemoteFailure("localhost", "netpulse is not running from its jar, so there is no jar to put on the "
-        + "hosts for its connection tool; build it (mvn -DskipTests package) and use bin/netpulse");
   }
 
   /** "host NAME: message", unless the message names the host first already. */

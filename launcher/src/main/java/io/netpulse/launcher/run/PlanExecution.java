@@ -39,7 +39,7 @@ public final class PlanExecution {
    * @param installTools   install missing tools with the host's package manager
    * @param connectTimeout SSH connect timeout per host
    * @param resultTimeout  how long to wait for the processor's result of a test after its last repetition
-   * @param remoteJar      jar to put on hosts that run netpulse's own tools (null: the running jar, if any)
+   * @param remoteJar      the connection holder's jar to put on hosts that run it (null: found by HolderJar)
    */
   public record Settings(boolean installTools, Duration connectTimeout, Duration resultTimeout, Path remoteJar) {}
 

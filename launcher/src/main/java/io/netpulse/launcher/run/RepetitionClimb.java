@@ -1,7 +1,6 @@
 package io.netpulse.launcher.run;
 
 import io.netpulse.common.event.RunEvent;
-import io.netpulse.launcher.connections.Climbs;
 import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.launcher.plan.TestType;
 import io.netpulse.launcher.plan.Tool;

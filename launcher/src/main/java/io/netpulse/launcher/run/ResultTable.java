@@ -2,7 +2,7 @@ package io.netpulse.launcher.run;
 
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
-import io.netpulse.launcher.connections.ClimbEnd;
+import io.netpulse.holder.ClimbEnd;
 import io.netpulse.launcher.remote.HostFacts;
 import java.io.PrintWriter;
 import java.util.ArrayList;

@@ -1,31 +1,38 @@
 package io.netpulse.launcher.connections;
 
-import static io.netpulse.launcher.connections.ConnectionsTestSupport.mainCommand;
-import static io.netpulse.launcher.connections.ConnectionsTestSupport.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.netpulse.common.netns.NetHost;
+import io.netpulse.launcher.remote.HolderJar;
 import io.netpulse.testkit.TestHosts;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Seed 000's layout on the test hosts: servers on the sut's ports 2000..64000 step 2000, clients on the peer,
- * each a child JVM started in its namespace under prlimit; the count comes from {@code ss -s} in the sut, as the
- * procedure reads it. Needs root (skipped otherwise).
+ * each {@code java -jar} of the connection holder's jar that run puts on hosts (netpulse-holder.jar), started in
+ * its namespace under prlimit; the count comes from {@code ss -s} in the sut, as the procedure reads it. Needs root
+ * (skipped otherwise).
  *
  * <p>Containers often cap nofile's hard limit (20000 here) and deny CAP_SYS_RESOURCE, so prlimit can raise the
  * soft limit only that far: 20000 connections are held by two servers (the two halves of the seed's ports) and two
  * clients of 10000, each process well under its limit.
  */
+@Tag("root")
 class NamespaceConnectionsTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();
@@ -37,7 +44,7 @@ class NamespaceConnectionsTest {
   /** 200000 as the seed asks, or the hard limit when that is lower and cannot be raised. */
   private static long nofile() {
     try {
-      String hard = ConnectionsTestSupport.run(List.of("prlimit", "--nofile", "--output", "HARD", "--noheadings"))
+      String hard = run(List.of("prlimit", "--nofile", "--output", "HARD", "--noheadings"))
           .strip();
       return hard.equals("unlimited") ? 200_000 : Math.min(200_000, Long.parseLong(hard));
     } catch (Exception e) {
@@ -55,11 +62,47 @@ class NamespaceConnectionsTest {
     }
   }
 
-  private Process startIn(NetHost host, String name, String... args) {
-    Process p = HOSTS.network().start(host, mainCommand(NOFILE, List.of("-Xmx128m"), args),
-        dir.resolve(name + ".log"));
+  private Process startIn(NetHost host, String name, String... args) throws Exception {
+    List<String> command = new ArrayList<>(NOFILE);
+    command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m", "-jar",
+        HolderJar.locate(null).toString()));
+    command.addAll(List.of(args));
+    Process p = HOSTS.network().start(host, command, dir.resolve(name + ".log"));
     started.add(p);
     return p;
+  }
+
+  /** {@code ss -s}'s TCP estab count (what the procedure's result is read from). */
+  private static long ssSummaryEstab(List<String> prefix) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(prefix);
+    command.addAll(List.of("ss", "-s"));
+    String output = run(command);
+    Matcher m = Pattern.compile("estab (\\d+)").matcher(output);
+    if (!m.find()) {
+      throw new IllegalStateException("no 'estab N' in ss -s output: " + output);
+    }
+    return Long.parseLong(m.group(1));
+  }
+
+  private static String run(List<String> command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    try {
+      String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        throw new IllegalStateException(command + " failed: " + output);
+      }
+      return output;
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file) : "";
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
@@ -68,7 +111,7 @@ class NamespaceConnectionsTest {
     List<String> halves = List.of("2000:32000:2000", "34000:64000:2000");
     List<Process> servers = new ArrayList<>();
     for (int i = 0; i < halves.size(); i++) {
-      servers.add(startIn(sut, "server" + i, "connections", "server", "--ports", halves.get(i)));
+      servers.add(startIn(sut, "server" + i, "server", "--ports", halves.get(i)));
     }
     for (int i = 0; i < servers.size(); i++) {
       Path log = dir.resolve("server" + i + ".log");
@@ -78,14 +121,14 @@ class NamespaceConnectionsTest {
     }
     List<Process> clients = new ArrayList<>();
     for (int i = 0; i < halves.size(); i++) {
-      clients.add(startIn(HOSTS.peer(), "client" + i, "connections", "client", "--server", sut.address(),
+      clients.add(startIn(HOSTS.peer(), "client" + i, "client", "--server", sut.address(),
           "--ports", halves.get(i), "--connections", "10000", "--hold", "10m"));
     }
     List<String> inSut = List.of("ip", "netns", "exec", sut.namespace());
     await().atMost(GENEROUS).pollInterval(Duration.ofSeconds(1))
-        .until(() -> ConnectionsTestSupport.ssSummaryEstab(inSut) >= 20_000
+        .until(() -> ssSummaryEstab(inSut) >= 20_000
             || clients.stream().anyMatch(c -> !c.isAlive()));
-    assertThat(ConnectionsTestSupport.ssSummaryEstab(inSut)).as(read(dir.resolve("client0.log")))
+    assertThat(ssSummaryEstab(inSut)).as(read(dir.resolve("client0.log")))
         .isGreaterThanOrEqualTo(20_000);
     for (int i = 0; i < clients.size(); i++) {
       Process client = clients.get(i);
@@ -100,7 +143,7 @@ class NamespaceConnectionsTest {
           .containsPattern("connections: summary ended_by=cap_reached opened=10000 peak_open=10000 failed=0 ");
     }
     await().atMost(GENEROUS).pollInterval(Duration.ofSeconds(1))
-        .until(() -> ConnectionsTestSupport.ssSummaryEstab(inSut) < 100);
+        .until(() -> ssSummaryEstab(inSut) < 100);
     for (int i = 0; i < servers.size(); i++) {
       Path log = dir.resolve("server" + i + ".log");
       await().atMost(GENEROUS).until(() -> read(log).lines().reduce((a, b) -> b).orElse("")
@@ -111,7 +154,7 @@ class NamespaceConnectionsTest {
   @Test
   void unreachableServerIsOneClearLine() throws Exception {
     String unused = HOSTS.sut().address().replaceAll("\\.\\d+$", ".3"); // .1 peer, .2 sut, .254 bridge
-    Process client = startIn(HOSTS.peer(), "client", "connections", "client", "--server", unused,
+    Process client = startIn(HOSTS.peer(), "client", "client", "--server", unused,
         "--ports", SEED_PORTS, "--connections", "100", "--in-flight", "10", "--max-failures", "5",
         "--connect-timeout", "2s");
     assertThat(client.waitFor(GENEROUS.toSeconds(), TimeUnit.SECONDS)).isTrue();
@@ -136,9 +179,9 @@ class NamespaceConnectionsTest {
     HOSTS.exec(peer, "ip", "addr", "add", second + "/24", "dev", peer.iface());
     try {
       NetHost sut = HOSTS.sut();
-      Process server = startIn(sut, "server", "connections", "server", "--ports", "2000:4000:2000", "--block", "2");
+      Process server = startIn(sut, "server", "server", "--ports", "2000:4000:2000", "--block", "2");
       await().atMost(GENEROUS).until(() -> read(dir.resolve("server.log")).contains("listening") || !server.isAlive());
-      Process client = startIn(peer, "client", "connections", "client", "--server", sut.address(), "--ports",
+      Process client = startIn(peer, "client", "client", "--server", sut.address(), "--ports",
           "2000:4000:2000", "--block", "2", "--source", peer.address() + "," + second, "--duration", "60s");
       await().atMost(GENEROUS).until(() -> read(dir.resolve("client.log")).contains("connections: climb ")
           || !client.isAlive());

@@ -88,6 +88,21 @@ class DockerfileTest {
     report(problems);
   }
 
+  /** A module the build stage lacks fails the image build (holder, for one, is a dependency of the launcher). */
+  @Test
+  void theBuildStageCopiesEveryModule() {
+    List<String> problems = new ArrayList<>();
+    List<String> lines = instructions();
+    Matcher m = Pattern.compile("<module>([^<]+)</module>").matcher(RepoFiles.read("pom.xml"));
+    while (m.find()) {
+      String module = m.group(1).strip();
+      if (!lines.contains("COPY " + module + " " + module)) {
+        problems.add(FILE + ": the build stage does not COPY " + module + " " + module + " (a module of pom.xml)");
+      }
+    }
+    report(problems);
+  }
+
   @Test
   void whatItCopiesFromTheContextIsNotDockerignored() {
     List<String> ignored = new ArrayList<>();

@@ -176,12 +176,12 @@ class ProceduresTest {
     TestProcedure own = Procedures.build(plan, plan.tests().get(0), FOUR_QUEUES);
     // c1000k's server listens on PORT..PORT+99: 3,200 ports in all, which netpulse's one server process also serves
     assertThat(rendered(own.servers())).containsExactly(
-        "sut: java -jar .netpulse/netpulse.jar connections server --ports 2000:64000:2000 --block 100");
+        "sut: java -jar .netpulse/netpulse-holder.jar server --ports 2000:64000:2000 --block 100");
     // target is a cap, split over the clients; each runs warm-up + duration and says what ended its climb
     assertThat(rendered(own.clients())).containsExactly(
-        "peer: java -jar .netpulse/netpulse.jar connections client --server 198.18.0.2 --ports 2000:64000:2000 "
+        "peer: java -jar .netpulse/netpulse-holder.jar client --server 198.18.0.2 --ports 2000:64000:2000 "
             + "--block 100 --connections 25001 --duration 60s",
-        "aux2: /opt/jdk/bin/java -jar .netpulse/netpulse.jar connections client --server 198.18.0.2 "
+        "aux2: /opt/jdk/bin/java -jar .netpulse/netpulse-holder.jar client --server 198.18.0.2 "
             + "--ports 2000:64000:2000 --block 100 --connections 25001 --duration 60s");
     assertThat(rendered(own.samplers()))
         .containsExactly("sut: sh -c " + RemoteCommand.quote(Sampler.SS_SUMMARY.shellCommand()));
@@ -212,11 +212,11 @@ class ProceduresTest {
         """);
     TestProcedure p = Procedures.build(plan, plan.tests().get(0), FOUR_QUEUES);
     assertThat(rendered(p.servers())).containsExactly(
-        "sut: java -jar .netpulse/netpulse.jar connections server --ports 2000:4000:2000 --block 4");
+        "sut: java -jar .netpulse/netpulse-holder.jar server --ports 2000:4000:2000 --block 4");
     assertThat(rendered(p.clients())).containsExactly(
-        "peer: java -jar .netpulse/netpulse.jar connections client --server 198.18.0.2 --ports 2000:4000:2000 "
+        "peer: java -jar .netpulse/netpulse-holder.jar client --server 198.18.0.2 --ports 2000:4000:2000 "
             + "--block 4 --source 198.18.0.1,198.18.0.11 --duration 125s",
-        "aux1: java -jar .netpulse/netpulse.jar connections client --server 198.18.0.2 --ports 2000:4000:2000 "
+        "aux1: java -jar .netpulse/netpulse-holder.jar client --server 198.18.0.2 --ports 2000:4000:2000 "
             + "--block 4 --duration 125s");
   }
 

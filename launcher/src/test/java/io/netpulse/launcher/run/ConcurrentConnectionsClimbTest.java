@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.json.Json;
 import io.netpulse.common.netns.NetHost;
 import io.netpulse.launcher.CliRun;
+import io.netpulse.launcher.remote.HolderJar;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,8 +75,9 @@ class ConcurrentConnectionsClimbTest {
           - { type: concurrent_connections, name: one-address, clients: [peer], listeners: 2, ports_per_listener: 2, duration: 10s }
           - { type: concurrent_connections, name: two-addresses, clients: [peer2], listeners: 2, ports_per_listener: 2, duration: 10s }
         """.formatted(hosts.stripTrailing()));
-    RunEndToEndTest.Run run = RunEndToEndTest.run(plan, "--remote-jar", TestPlans.pathingJar(dir).toString());
+    RunEndToEndTest.Run run = RunEndToEndTest.run(plan);
     assertThat(run.exit()).as(run.stderr()).isZero();
+    assertTheSmallJarRan();
     Map<String, JsonNode> byTest = new HashMap<>();
     Json.mapper().readTree(run.stdout()).forEach(r -> byTest.put(r.path("test").asText(), r));
 
@@ -121,17 +123,32 @@ class ConcurrentConnectionsClimbTest {
   }
 
   /**
-   * The hosts' java: the test hosts share this machine's home directory, where other tests running at the same
-   * time put their own build of netpulse at ~/.netpulse/netpulse.jar; this runs the code under test instead (the
-   * pathing jar of this JVM's class path), whatever jar the command names.
+   * The hosts' java (a plan's {@code java:}): the JDK's, through a script that notes where it ran and with what, so
+   * that the test can tell which jar the hosts started.
    */
   private Path javaUnderTest() throws Exception {
-    Path jar = TestPlans.pathingJar(dir);
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Path script = dir.resolve("java-under-test");
-    Files.writeString(script, "#!/bin/sh\n[ \"$1\" = -jar ] && shift 2\nexec " + java + " -jar " + jar + " \"$@\"\n");
+    Files.writeString(script, "#!/bin/sh\necho \"$PWD $*\" >> " + dir.resolve("java.log") + "\nexec " + java
+        + " \"$@\"\n");
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
     return script;
+  }
+
+  /**
+   * Every server and client was {@code java -jar .netpulse/netpulse-holder.jar} in the login directory, the jar
+   * there is the holder's as built (the test hosts share this machine's home directory) and under 1 MiB.
+   */
+  private void assertTheSmallJarRan() throws Exception {
+    // (the preflight may also ask it for its version)
+    List<String> started = Files.readAllLines(dir.resolve("java.log")).stream().filter(l -> l.contains(" -jar "))
+        .toList();
+    assertThat(started).as("java -jar started on the hosts").hasSize(2 * 2 * 2) // 2 tests × 2 repetitions × server+client
+        .allMatch(l -> l.matches("\\S+ -jar \\.netpulse/netpulse-holder\\.jar (server|client) .*"));
+    Path shipped = Path.of(started.get(0).split(" ")[0], ".netpulse", "netpulse-holder.jar");
+    System.out.printf("shipped %s: %d bytes%n", shipped, Files.size(shipped));
+    assertThat(Files.size(shipped)).isLessThanOrEqualTo(1024 * 1024);
+    assertThat(Files.readAllBytes(shipped)).isEqualTo(Files.readAllBytes(HolderJar.locate(null)));
   }
 
   private static List<Double> runs(JsonNode result) {

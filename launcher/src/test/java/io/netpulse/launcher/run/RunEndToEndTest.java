@@ -55,7 +55,7 @@ class RunEndToEndTest {
         "{ type: concurrent_connections, target: 2000, listeners: 2, clients: [peer], duration: 4s }",
         "{ type: tcp_rr, streams: 4, duration: 3s }",
         "{ type: udp_stream, clients: [peer], duration: 3s }");
-    Run run = run(plan, "--remote-jar", TestPlans.pathingJar(dir).toString());
+    Run run = run(plan);
     assertThat(run.exit).as(run.stderr).isZero();
     JsonNode results = Json.mapper().readTree(run.stdout);
     Map<String, JsonNode> byKey = new HashMap<>();

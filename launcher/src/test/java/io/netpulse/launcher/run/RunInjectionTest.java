@@ -129,8 +129,7 @@ class RunInjectionTest {
             + " } }",
         tests.toArray(String[]::new));
 
-    RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--remote-jar", TestPlans.pathingJar(dir).toString(),
-        "--result-timeout=30");
+    RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--result-timeout=30");
     assertThat(r.exit()).as("some tests cannot run: " + r.stderr()).isEqualTo(1);
     Map<String, JsonNode> byTest = new HashMap<>();
     Json.mapper().readTree(r.stdout()).forEach(n -> byTest.merge(n.path("test").asText(), n,
@@ -150,7 +149,7 @@ class RunInjectionTest {
     assertThat(byTest.get("c1000k-evil-dir").has("error")).as(r.stdout()).isFalse();
     List<String> javaArgs = Files.readAllLines(evilDir.resolve("java.args"));
     assertThat(javaArgs).first().isEqualTo(evilDir.resolve("java").toString());
-    assertThat(javaArgs).containsSequence("-jar", ".netpulse/netpulse.jar", "connections", "server");
+    assertThat(javaArgs).containsSequence("-jar", ".netpulse/netpulse-holder.jar", "server");
     assertThat(byTest.get("java-evil-path").path("mean").asDouble()).as(r.stdout()).isGreaterThanOrEqualTo(10);
     // the test name went through Kafka, the processor and the report unchanged
     assertThat(byTest.get(evilName)).as(r.stdout()).isNotNull();

@@ -76,13 +76,12 @@ class TimeToResultMeasurement {
     List<String> order = List.of(System.getProperty("ttr.order", "steady,fixed").split(","));
     Path out = Path.of(System.getProperty("ttr.out", "target/time-to-result")).toAbsolutePath();
     Files.createDirectories(out);
-    String jar = TestPlans.pathingJar(dir).toString();
     Map<String, Suite> suites = new LinkedHashMap<>();
     for (String stop : order) {
       Path planDir = Files.createDirectories(dir.resolve(stop));
       Path plan = TestPlans.write(planDir, HOSTS, "ttr-" + stop, header(stop), tests(scale).toArray(String[]::new));
       long start = System.nanoTime();
-      RunEndToEndTest.Run run = RunEndToEndTest.run(plan, "--remote-jar", jar);
+      RunEndToEndTest.Run run = RunEndToEndTest.run(plan);
       long wall = (System.nanoTime() - start) / 1_000_000;
       // kept before any assertion, so a figure of a long run is never lost to a later failure
       Files.writeString(out.resolve(stop + ".json"), run.stdout());

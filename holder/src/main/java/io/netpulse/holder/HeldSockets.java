@@ -1,0 +1,43 @@
+package io.netpulse.holder;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+
+/** What both sides do with a connection they only hold: discard what arrives, notice when the other side lets go. */
+final class HeldSockets {
+
+  private HeldSockets() {}
+
+  /**
+   * Reads and discards what is readable; when the peer has closed or reset the connection, cancels the key,
+   * closes the channel and returns true.
+   */
+  static boolean drainClosed(SelectionKey key, ByteBuffer discard) {
+    SocketChannel channel = (SocketChannel) key.channel();
+    try {
+      int n;
+      do {
+        discard.clear();
+        n = channel.read(discard);
+      } while (n > 0);
+      if (n == 0) {
+        return false;
+      }
+    } catch (IOException reset) {
+      // a reset is how the client side aborts (SO_LINGER 0): the same as a close here
+    }
+    key.cancel();
+    closeQuietly(channel);
+    return true;
+  }
+
+  static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception ignored) {
+      // closing a socket we are done with: nothing to report
+    }
+  }
+}
