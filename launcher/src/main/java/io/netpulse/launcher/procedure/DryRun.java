@@ -43,7 +43,7 @@ public final class DryRun {
                 ? " (window " + Durations.format(plan.steady().window()) + ", spread " + plan.steady().spreadPercent()
                     + " %, rise " + plan.steady().risePercent() + " %)" : ""),
         Durations.format(plan.warmup()));
-    out.printf("SUT facts assumed: interface %s, %d queues%n", sut.iface(), sut.queues());
+    out.printf("SUT facts assumed: interface %s, %d %s%n", sut.iface(), sut.queues(), sut.queues() == 1 ? "queue" : "queues");
     for (HostSpec h : plan.hosts().values()) {
       out.printf("host %-8s %s@%s port %d%s%n", h.name(), h.user(), h.address(), h.port(),
           h.acceptNewHostKeys() ? " (accepts a new host key)" : "");

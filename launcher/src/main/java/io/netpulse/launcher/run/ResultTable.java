@@ -33,8 +33,8 @@ public final class ResultTable {
     if (!report.labels().isEmpty()) {
       out.printf("  labels: %s%n", labels(report.labels()));
     }
-    report.hosts().forEach((name, f) -> out.printf("  %-10s kernel %s, %s (%d queues)%s%s%n", name, f.kernel(), f.iface(),
-        f.queues(), machine(f.info()), f.toolVersions().isEmpty() ? "" : ", " + versions(f)));
+    report.hosts().forEach((name, f) -> out.printf("  %-10s kernel %s, %s (%d %s)%s%s%n", name, f.kernel(), f.iface(),
+        f.queues(), f.queues() == 1 ? "queue" : "queues", machine(f.info()), f.toolVersions().isEmpty() ? "" : ", " + versions(f)));
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"test", "metric", "runs", "mean", "± ci95", "unit"});
     List<String> notes = new ArrayList<>();
