@@ -42,6 +42,9 @@ import java.util.OptionalInt;
  * prints at its end run the tool's full time in both modes: qperf and sockperf print nothing usable when stopped
  * early, and netperf UDP_STREAM's receive figures come only from netserver at the end (its interim lines are the
  * sender's rate).
+ *
+ * <p>Every timing decision (when MEASURING starts and ends, how long to wait for steady, client deadlines) is
+ * {@link RepetitionSchedule}'s; this class starts, awaits and stops the processes and publishes the events.
  */
 final class RepetitionRunner {
 
@@ -65,6 +68,7 @@ final class RepetitionRunner {
   private final TestProcedure procedure;
   private final TestSpec test;
   private final ResultRule watched;
+  private final RepetitionSchedule schedule;
   private final List<RemoteProcess> samplers = new ArrayList<>();
   private final List<RemoteProcess> servers = new ArrayList<>();
   private final Map<HostCommand, RemoteProcess> clients = new java.util.LinkedHashMap<>();
@@ -76,6 +80,16 @@ final class RepetitionRunner {
     this.procedure = procedure;
     this.test = procedure.test();
     this.watched = steadyStoppable(procedure) ? procedure.results().get(0) : null;
+    this.schedule = RepetitionSchedule.system(shape(procedure, watched != null && ctx.plan().stop() == StopMode.STEADY
+        ? ctx.plan().steady().window() : null));
+  }
+
+  /** The schedule's view of the test: {@code steadyWindow} null unless it stops when steady. */
+  static RepetitionSchedule.Shape shape(TestProcedure p, Duration steadyWindow) {
+    int lastStage = p.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
+    return new RepetitionSchedule.Shape(p.test().warmup(), Duration.ofSeconds(p.toolSeconds()), steadyWindow,
+        lastStage, p.clients().stream().anyMatch(HostCommand::untilStopped),
+        p.results().stream().anyMatch(r -> r.combine() == Combine.MAX_OF_SAMPLES));
   }
 
   /**
@@ -114,13 +128,10 @@ final class RepetitionRunner {
     Lifecycle life = new Lifecycle(ctx, procedure, repetition, run);
     last = life;
     ctx.current().set(life);
-    ctx.progress().startRepetition(test, repetition, plannedSeconds());
+    ctx.progress().startRepetition(test, repetition, schedule.plannedSeconds());
     long began = now();
-    long trafficStart = 0;
+    RepetitionSchedule.Marks marks = new RepetitionSchedule.Marks();
     HostPreparation irqs = null;
-    long measuringStart = 0;
-    long measuringEnd = 0;
-    long steadyAt = -1;
     String failure = null;
     try {
       life.phase(Phase.PREPARING, now(), null);
@@ -129,61 +140,41 @@ final class RepetitionRunner {
       }
       startSamplers(run);
       startServers();
-      long t0 = now();
-      trafficStart = t0;
-      life.phase(Phase.WARMUP, t0, null);
-      ctx.progress().phase(Phase.WARMUP);
-      int lastStage = procedure.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
-      // the schedule runs from when the clients were released: starting many over SSH takes a while on a busy
-      // host, and that time must not be taken out of the warm-up
-      long clientsUp = startClients(run, 1);
-      long toolEnd = clientsUp + procedure.toolSeconds() * 1000;
-      boolean steadyStop = watched != null && ctx.plan().stop() == StopMode.STEADY;
-      if (steadyStop) {
-        long window = ctx.plan().steady().window().toMillis();
-        long cap = Math.max(clientsUp + test.warmup().toMillis(), toolEnd - window);
-        Optional<SteadyEvent> steady = awaitSteady(run, t0, clientsUp, cap);
-        measuringStart = now();
-        String note = null;
-        if (steady.isPresent()) {
-          steadyAt = measuringStart - t0;
-          ctx.progress().message(String.format(java.util.Locale.ROOT, "%s rep %d: %s steady after %.1f s at %s",
-              test.label(), repetition, watched.sampleMetric(), steadyAt / 1000.0,
-              Figures.format(steady.get().value(), steady.get().unit())));
-        } else {
-          note = "not steady after " + (measuringStart - t0) / 1000 + " s; measured the last window anyway";
-          ctx.progress().message(test.label() + " rep " + repetition + ": " + note);
+      schedule.run(marks, new RepetitionSchedule.Clients() {
+        @Override
+        public long release(int stage) throws RemoteFailure, InterruptedException {
+          return startClients(run, stage);
         }
-        life.phase(Phase.MEASURING, measuringStart, note);
-        ctx.progress().phase(Phase.MEASURING);
-        sleepUntil(measuringStart + window);
-        measuringEnd = now();
-      } else {
-        measuringStart = Math.min(clientsUp + test.warmup().toMillis(), toolEnd);
-        sleepUntil(measuringStart);
-        life.phase(Phase.MEASURING, measuringStart, null);
-        ctx.progress().phase(Phase.MEASURING);
-        for (int stage = 1; stage <= lastStage; stage++) {
-          if (stage > 1) {
-            startClients(run, stage);
-          }
+
+        @Override
+        public void await(int stage) throws RemoteFailure {
           awaitClients(stage);
         }
-        // The clients are released together and run the tools' time, so until toolEnd all of them send; past it
-        // one may have ended while another goes on (a TCP sender draining its buffer through a capped link), and a
-        // second with only some of the clients is not the traffic measured: through a capped link rx_bandwidth
-        // read 9.6 % low so (FidelityBedTest). Not for staged clients or clients held until stopped, nor for a
-        // connection climb: its maximum comes at the end of the holder's own time, which starts when its JVM is up,
-        // seconds after the release on a loaded host (cut at toolEnd, a climb of ~8,000 read 5,374).
-        boolean cutAtToolEnd = lastStage == 1 && procedure.clients().stream().noneMatch(HostCommand::untilStopped)
-            && procedure.results().stream().noneMatch(r -> r.combine() == Combine.MAX_OF_SAMPLES);
-        measuringEnd = cutAtToolEnd ? Math.max(measuringStart, Math.min(now(), toolEnd)) : now();
-      }
-      if (!steadyStop) {
+      }, (trafficStart, clientsUp, timeout) -> awaitSteady(run, trafficStart, clientsUp, timeout)
+          .map(s -> Figures.format(s.value(), s.unit())), new RepetitionSchedule.Phases() {
+        @Override
+        public void warmup(long at) {
+          life.phase(Phase.WARMUP, at, null);
+          ctx.progress().phase(Phase.WARMUP);
+        }
+
+        @Override
+        public void measuring(RepetitionSchedule.Measuring m) {
+          if (m.steadyAfterMs() >= 0) {
+            ctx.progress().message(String.format(java.util.Locale.ROOT, "%s rep %d: %s steady after %.1f s at %s",
+                test.label(), repetition, watched.sampleMetric(), m.steadyAfterMs() / 1000.0, m.figure()));
+          } else if (m.note() != null) {
+            ctx.progress().message(test.label() + " rep " + repetition + ": " + m.note());
+          }
+          life.phase(Phase.MEASURING, m.start(), m.note());
+          ctx.progress().phase(Phase.MEASURING);
+        }
+      });
+      if (!schedule.shape().steadyStop()) {
         // before STOPPING closes the window, so that the processor's first value has every instance's figure
         publishOutputs(run, repetition);
       }
-      life.phase(Phase.STOPPING, measuringEnd, null);
+      life.phase(Phase.STOPPING, marks.measuringEnd(), null);
       ctx.progress().phase(Phase.STOPPING);
     } catch (RemoteFailure e) {
       failure = e.getMessage();
@@ -211,24 +202,15 @@ final class RepetitionRunner {
     if (failure != null && life.interrupted()) {
       failure = Lifecycle.INTERRUPTED; // its tools died because the run was stopped: that is what to tell
     }
-    long ended = now();
-    ctx.progress().endRepetition(failure, trafficStart == 0 ? ended - began : trafficStart - began,
-        trafficStart == 0 || measuringEnd == 0 ? 0 : measuringEnd - trafficStart,
-        measuringEnd == 0 ? 0 : ended - measuringEnd);
-    return new RepetitionOutcome(run, repetition, failure, measuringStart, measuringEnd, steadyAt, climb);
+    RepetitionSchedule.Durations took = marks.durations(began, now());
+    ctx.progress().endRepetition(failure, took.preparingMs(), took.trafficMs(), took.stoppingMs());
+    return new RepetitionOutcome(run, repetition, failure, marks.measuringStart(), marks.measuringEnd(),
+        marks.steadyAfter(), climb);
   }
 
   /** Whether the last repetition run ended as interrupted (SIGINT/SIGTERM): the test ends with it. */
   boolean lastInterrupted() {
     return last != null && last.interrupted();
-  }
-
-  /** Seconds the repetition is expected to take, for the progress bar. */
-  private long plannedSeconds() {
-    if (watched != null && ctx.plan().stop() == StopMode.STEADY) {
-      return Math.min(procedure.toolSeconds(), ctx.plan().steady().window().toSeconds() * 2 + 5);
-    }
-    return procedure.toolSeconds();
   }
 
   private void startSamplers(String run) throws RemoteFailure, InterruptedException {
@@ -283,16 +265,15 @@ final class RepetitionRunner {
    * stopped; one that fails ends the repetition.
    */
   private void awaitClients(int stage) throws RemoteFailure {
-    long planned = now() + procedure.toolSeconds() * 1000;
     Duration slack = scaled(CLIENT_SLACK, clients.keySet());
-    long deadline = planned + slack.toMillis();
+    RepetitionSchedule.ClientDeadlines d = schedule.clientDeadlines(slack);
     for (Map.Entry<HostCommand, RemoteProcess> e : clients.entrySet()) {
       if (e.getKey().stage() != stage) {
         continue;
       }
       RemoteProcess p = e.getValue();
       boolean holds = e.getKey().untilStopped();
-      OptionalInt exit = p.awaitExit(Duration.ofMillis(Math.max(1, (holds ? planned : deadline) - now())));
+      OptionalInt exit = p.awaitExit(Duration.ofMillis(Math.max(1, (holds ? d.planned() : d.hung()) - now())));
       if (exit.isEmpty() && holds) {
         continue; // still holding, as it should: stopped with the others at STOPPING
       }
@@ -311,7 +292,7 @@ final class RepetitionRunner {
    * carry the SUT's second boundaries, hence a second of slack). A sum over instances (no host) must not
    * start before every client was up: a second with some instances not yet running is no steady state.
    */
-  private Optional<SteadyEvent> awaitSteady(String run, long trafficStart, long clientsUp, long until)
+  private Optional<SteadyEvent> awaitSteady(String run, long trafficStart, long clientsUp, Duration timeout)
       throws InterruptedException {
     String iface = watched.iface();
     boolean summed = fromInterimLines(watched);
@@ -319,7 +300,7 @@ final class RepetitionRunner {
             && (summed ? s.host() == null && s.ts() - s.windowMs() >= clientsUp
                 : watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface()))
                     && s.ts() - s.windowMs() >= trafficStart - 2_000),
-        Duration.ofMillis(Math.max(0, until - now())));
+        timeout);
   }
 
   /**
@@ -369,14 +350,7 @@ final class RepetitionRunner {
     return ": " + String.join(" / ", java.util.Arrays.copyOfRange(lines, Math.max(0, lines.length - 3), lines.length));
   }
 
-  private static void sleepUntil(long epochMillis) throws InterruptedException {
-    long left = epochMillis - now();
-    if (left > 0) {
-      Thread.sleep(left);
-    }
-  }
-
-  private static long now() {
-    return System.currentTimeMillis();
+  private long now() {
+    return schedule.now();
   }
 }

@@ -1,0 +1,244 @@
+package io.netpulse.launcher.run;
+
+import io.netpulse.launcher.remote.RemoteFailure;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Every timing decision of one repetition, from traffic start to the end of the measuring window; what starts, waits
+ * for and stops the processes is passed in ({@link Clients}, {@link Steadiness}, {@link Phases}), and so are the clock
+ * and the way to sleep, so the rules can be tested without hosts, root or a broker.
+ *
+ * <p>The rules. The schedule runs from when the clients were released (starting many over SSH takes a while on a
+ * busy host, and that time must not be taken out of the warm-up). With {@code stop: fixed}, MEASURING runs from
+ * release + warm-up (at most the tools' end) until the clients of every stage have ended; the window ends at
+ * min(now, release + tools' time), except for staged clients, clients held until stopped and a connection climb,
+ * whose window runs to the end. With {@code stop: steady}, MEASURING starts when the processor reports the watched
+ * metric steady, or, if it has not by the time one window of the tools' time is left (never before release +
+ * warm-up), then anyway, and says so; it lasts one window.
+ */
+final class RepetitionSchedule {
+
+  /**
+   * What the test asks: its warm-up, the tools' time, the steady window ({@code null}: {@code stop: fixed}, or a test
+   * that cannot stop when steady), its last stage of clients, whether some client runs until stopped, and whether a
+   * value is a maximum of samples (a connection climb).
+   */
+  record Shape(Duration warmup, Duration toolTime, Duration steadyWindow, int stages, boolean clientsHeld,
+      boolean climb) {
+    Shape {
+      if (warmup.isNegative() || toolTime.isNegative() || stages < 1) {
+        throw new IllegalArgumentException("bad repetition shape: warmup " + warmup + ", tool time " + toolTime
+            + ", stages " + stages);
+      }
+    }
+
+    boolean steadyStop() {
+      return steadyWindow != null;
+    }
+
+    /**
+     * The clients are released together and run the tools' time, so until the tools' end all of them send; past it
+     * one may have ended while another goes on (a TCP sender draining its buffer through a capped link), and a
+     * second with only some of the clients is not the traffic measured: through a capped link rx_bandwidth read
+     * 9.6 % low so (FidelityBedTest). Not for staged clients or clients held until stopped, nor for a connection
+     * climb: its maximum comes at the end of the holder's own time, which starts when its JVM is up, seconds after
+     * the release on a loaded host (cut at the tools' end, a climb of ~8,000 read 5,374).
+     */
+    boolean cutAtToolEnd() {
+      return stages == 1 && !clientsHeld && !climb;
+    }
+  }
+
+  /** Starts and awaits the clients; the repetition's processes, not the schedule's business. */
+  interface Clients {
+    /** Starts the stage's clients and releases them together; returns when they were released (epoch ms). */
+    long release(int stage) throws RemoteFailure, InterruptedException;
+
+    /** Returns when the stage's clients have ended (or, for those held until stopped, the tools' time is up). */
+    void await(int stage) throws RemoteFailure, InterruptedException;
+  }
+
+  /** The processor's steady reports. */
+  interface Steadiness {
+    /**
+     * The watched metric's steady figure as text, once the processor reports it steady in a window that lies in this
+     * repetition's traffic; empty if it has not within {@code timeout}.
+     */
+    Optional<String> await(long trafficStart, long clientsUp, Duration timeout) throws InterruptedException;
+  }
+
+  /** Told when a phase starts, to publish it. */
+  interface Phases {
+    void warmup(long at);
+
+    void measuring(Measuring m);
+  }
+
+  /** How to wait; {@code Thread::sleep} in real runs, a clock's advance in tests. */
+  interface Sleeper {
+    void sleep(Duration d) throws InterruptedException;
+  }
+
+  /**
+   * MEASURING starts at {@code start}; {@code steadyAfterMs} is how long after traffic start the metric was reported
+   * steady (-1: not reported, or fixed stop), with its {@code figure}; {@code note} says why a window was measured
+   * that is not steady (null otherwise).
+   */
+  record Measuring(long start, long steadyAfterMs, String figure, String note) {}
+
+  /**
+   * The times one repetition reached (epoch ms, 0 while not reached), kept as it goes so that a repetition that
+   * fails or is interrupted still tells how far it got.
+   */
+  static final class Marks {
+    private long trafficStart;
+    private long clientsUp;
+    private long measuringStart;
+    private long measuringEnd;
+    private long steadyAfter = -1;
+
+    long trafficStart() {
+      return trafficStart;
+    }
+
+    long clientsUp() {
+      return clientsUp;
+    }
+
+    long measuringStart() {
+      return measuringStart;
+    }
+
+    long measuringEnd() {
+      return measuringEnd;
+    }
+
+    /** Milliseconds from traffic start to the steady report, -1 if there was none. */
+    long steadyAfter() {
+      return steadyAfter;
+    }
+
+    /** For the progress line: preparing (until traffic start), measuring (traffic start to window end), stopping. */
+    Durations durations(long began, long ended) {
+      return new Durations(trafficStart == 0 ? ended - began : trafficStart - began,
+          trafficStart == 0 || measuringEnd == 0 ? 0 : measuringEnd - trafficStart,
+          measuringEnd == 0 ? 0 : ended - measuringEnd);
+    }
+  }
+
+  /** Milliseconds spent before traffic, from traffic start to the window's end, and after it. */
+  record Durations(long preparingMs, long trafficMs, long stoppingMs) {}
+
+  /** How long a stage's clients may take: held ones until {@code planned}, others until {@code hung} (epoch ms). */
+  record ClientDeadlines(long planned, long hung) {}
+
+  private final Shape shape;
+  private final Clock clock;
+  private final Sleeper sleeper;
+
+  RepetitionSchedule(Shape shape, Clock clock, Sleeper sleeper) {
+    this.shape = shape;
+    this.clock = clock;
+    this.sleeper = sleeper;
+  }
+
+  /** The wall clock and {@code Thread.sleep}. */
+  static RepetitionSchedule system(Shape shape) {
+    return new RepetitionSchedule(shape, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()));
+  }
+
+  Shape shape() {
+    return shape;
+  }
+
+  long now() {
+    return clock.millis();
+  }
+
+  /** Seconds the repetition is expected to take, for the progress bar (steady: two windows and some slack). */
+  long plannedSeconds() {
+    long tool = shape.toolTime().toSeconds();
+    return shape.steadyStop() ? Math.min(tool, shape.steadyWindow().toSeconds() * 2 + 5) : tool;
+  }
+
+  /**
+   * From now, how long a stage's clients may run: the tools' time for those held until stopped, plus {@code slack}
+   * (already scaled by the hosts' load) before one counts as hung.
+   */
+  ClientDeadlines clientDeadlines(Duration slack) {
+    long planned = now() + shape.toolTime().toMillis();
+    return new ClientDeadlines(planned, planned + slack.toMillis());
+  }
+
+  /**
+   * Since the clients' release at {@code clientsUp}: when a steady stop stops waiting for the steady report and
+   * measures the last window anyway (one window before the tools' end, never before the warm-up's end).
+   */
+  long steadyCap(long clientsUp) {
+    long toolEnd = clientsUp + shape.toolTime().toMillis();
+    return Math.max(clientsUp + shape.warmup().toMillis(), toolEnd - shape.steadyWindow().toMillis());
+  }
+
+  /** With a fixed stop, MEASURING starts at the warm-up's end, at most at the tools' end. */
+  long fixedStart(long clientsUp) {
+    return Math.min(clientsUp + shape.warmup().toMillis(), clientsUp + shape.toolTime().toMillis());
+  }
+
+  /** With a fixed stop, the window ends now, cut at the tools' end where {@link Shape#cutAtToolEnd} says. */
+  long fixedEnd(long clientsUp, long measuringStart, long now) {
+    long toolEnd = clientsUp + shape.toolTime().toMillis();
+    return shape.cutAtToolEnd() ? Math.max(measuringStart, Math.min(now, toolEnd)) : now;
+  }
+
+  /**
+   * Traffic start (WARMUP), the clients' release, and the measuring window, recorded in {@code marks} as they are
+   * reached; returns at the window's end, when the clients are to be stopped. A failure or an interrupt (the run's
+   * Ctrl-C hook stops the tools, or interrupts the wait) leaves {@code marks} where it got to.
+   */
+  void run(Marks marks, Clients clients, Steadiness steadiness, Phases phases)
+      throws RemoteFailure, InterruptedException {
+    long t0 = now();
+    marks.trafficStart = t0;
+    phases.warmup(t0);
+    long clientsUp = clients.release(1);
+    marks.clientsUp = clientsUp;
+    if (shape.steadyStop()) {
+      long cap = steadyCap(clientsUp);
+      Optional<String> steady = steadiness.await(t0, clientsUp, Duration.ofMillis(Math.max(0, cap - now())));
+      long start = now();
+      marks.measuringStart = start;
+      Measuring m;
+      if (steady.isPresent()) {
+        marks.steadyAfter = start - t0;
+        m = new Measuring(start, start - t0, steady.get(), null);
+      } else {
+        m = new Measuring(start, -1, null,
+            "not steady after " + (start - t0) / 1000 + " s; measured the last window anyway");
+      }
+      phases.measuring(m);
+      sleepUntil(start + shape.steadyWindow().toMillis());
+      marks.measuringEnd = now();
+    } else {
+      long start = fixedStart(clientsUp);
+      marks.measuringStart = start;
+      sleepUntil(start);
+      phases.measuring(new Measuring(start, -1, null, null));
+      for (int stage = 1; stage <= shape.stages(); stage++) {
+        if (stage > 1) {
+          clients.release(stage);
+        }
+        clients.await(stage);
+      }
+      marks.measuringEnd = fixedEnd(clientsUp, start, now());
+    }
+  }
+
+  private void sleepUntil(long epochMillis) throws InterruptedException {
+    long left = epochMillis - now();
+    if (left > 0) {
+      sleeper.sleep(Duration.ofMillis(left));
+    }
+  }
+}

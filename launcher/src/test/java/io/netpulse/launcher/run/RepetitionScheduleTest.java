@@ -1,0 +1,327 @@
+package io.netpulse.launcher.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netpulse.launcher.remote.RemoteFailure;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The repetition's timing rules on a clock that moves only when the schedule sleeps or a fake host or processor says
+ * time passed: no hosts, root, SSH or broker. The real-host tests (RunEndToEndTest, RunInjectionTest,
+ * RunInterruptedTest, InterimSteadyStopTest, ...) run the same class with the wall clock.
+ */
+@Tag("unit")
+class RepetitionScheduleTest {
+
+  private static final long T0 = 1_700_000_000_000L;
+  /** Starting the clients over SSH takes this long: the schedule runs from their release, not from traffic start. */
+  private static final long STARTUP = 500;
+  private static final long UP = T0 + STARTUP;
+
+  private final TestClock clock = new TestClock(T0);
+  private final List<String> calls = new ArrayList<>();
+  private final List<RepetitionSchedule.Measuring> measuring = new ArrayList<>();
+  private final RepetitionSchedule.Marks marks = new RepetitionSchedule.Marks();
+
+  @Test
+  void fixedStopWarmsUpFromTheReleaseThenMeasuresUntilTheClientsEnd() throws Exception {
+    RepetitionSchedule s = schedule(shape(2, 10, null, 1, false, false));
+    s.run(marks, clientsEndingAfter(9_000), neverSteady(), phases());
+
+    assertThat(calls).containsExactly("warmup@0", "release 1@0", "measuring@2500", "await 1@2500");
+    assertThat(marks.trafficStart()).isEqualTo(T0);
+    assertThat(marks.clientsUp()).isEqualTo(UP);
+    assertThat(marks.measuringStart()).isEqualTo(UP + 2_000);
+    assertThat(marks.measuringEnd()).as("clients ended before the tools' time: the window ends with them")
+        .isEqualTo(UP + 9_000);
+    assertThat(marks.steadyAfter()).isEqualTo(-1);
+    assertThat(measuring).containsExactly(new RepetitionSchedule.Measuring(UP + 2_000, -1, null, null));
+  }
+
+  @Test
+  void fixedWindowIsCutAtTheToolsEndWhenAClientRunsOn() throws Exception {
+    // a TCP sender draining its buffer through a capped link ends 3 s after the others
+    RepetitionSchedule s = schedule(shape(2, 10, null, 1, false, false));
+    s.run(marks, clientsEndingAfter(8_000 + 3_000), neverSteady(), phases());
+
+    assertThat(clock.millis()).isEqualTo(UP + 11_000);
+    assertThat(marks.measuringEnd()).isEqualTo(UP + 10_000);
+  }
+
+  @Test
+  void aWarmUpLongerThanTheToolsTimeStartsMeasuringAtTheToolsEnd() throws Exception {
+    RepetitionSchedule s = schedule(shape(15, 10, null, 1, false, false));
+    s.run(marks, clientsEndingAfter(0), neverSteady(), phases());
+
+    assertThat(marks.measuringStart()).isEqualTo(UP + 10_000);
+    assertThat(marks.measuringEnd()).isEqualTo(UP + 10_000);
+  }
+
+  @Test
+  void stagedHeldAndClimbingClientsAreNotCutAtTheToolsEnd() throws Exception {
+    assertThat(shape(2, 10, null, 1, false, false).cutAtToolEnd()).isTrue();
+    for (RepetitionSchedule.Shape shape : List.of(shape(2, 10, null, 2, false, false),
+        shape(2, 10, null, 1, true, false), shape(2, 10, null, 1, false, true))) {
+      TestClock c = new TestClock(T0);
+      RepetitionSchedule.Marks m = new RepetitionSchedule.Marks();
+      RepetitionSchedule s = new RepetitionSchedule(shape, c, d -> c.advance(d.toMillis()));
+      s.run(m, new RepetitionSchedule.Clients() {
+        @Override
+        public long release(int stage) {
+          c.advance(STARTUP);
+          return c.millis();
+        }
+
+        @Override
+        public void await(int stage) {
+          c.advance(12_000 / shape.stages()); // past the tools' end overall
+        }
+      }, (a, b, t) -> Optional.empty(), phases());
+
+      assertThat(m.measuringEnd()).as("%s", shape).isEqualTo(c.millis()).isGreaterThan(m.clientsUp() + 10_000);
+    }
+  }
+
+  @Test
+  void stagesAreReleasedOneAfterAnotherAndEachAwaited() throws Exception {
+    RepetitionSchedule s = schedule(shape(1, 4, null, 3, false, false));
+    s.run(marks, clientsEndingAfter(1_000), neverSteady(), phases());
+
+    assertThat(calls).containsExactly("warmup@0", "release 1@0", "measuring@1500", "await 1@1500", "release 2@1500",
+        "await 2@2000", "release 3@3000", "await 3@3500");
+    assertThat(marks.clientsUp()).as("the schedule runs from the first stage's release").isEqualTo(UP);
+    assertThat(marks.measuringEnd()).as("staged: not cut at the tools' end").isEqualTo(T0 + 4_500);
+  }
+
+  @Test
+  void steadyReportedEarlyMeasuresOneWindowThenStops() throws Exception {
+    RepetitionSchedule s = schedule(shape(2, 60, Duration.ofSeconds(5), 1, false, false));
+    List<Duration> timeouts = new ArrayList<>();
+    s.run(marks, clientsEndingAfter(60_000), (trafficStart, clientsUp, timeout) -> {
+      assertThat(trafficStart).isEqualTo(T0);
+      assertThat(clientsUp).isEqualTo(UP);
+      timeouts.add(timeout);
+      clock.advance(7_000);
+      return Optional.of("9.41 Gbit/s");
+    }, phases());
+
+    assertThat(timeouts).as("waits until one window of the tools' time is left")
+        .containsExactly(Duration.ofMillis(55_000));
+    assertThat(calls).as("the clients are not awaited: they are stopped after the window")
+        .containsExactly("warmup@0", "release 1@0", "measuring@7500");
+    assertThat(measuring).containsExactly(new RepetitionSchedule.Measuring(UP + 7_000, 7_500, "9.41 Gbit/s", null));
+    assertThat(marks.steadyAfter()).isEqualTo(7_500);
+    assertThat(marks.measuringStart()).isEqualTo(UP + 7_000);
+    assertThat(marks.measuringEnd()).isEqualTo(UP + 12_000);
+  }
+
+  @Test
+  void neverSteadyMeasuresTheLastWindowAndSaysSo() throws Exception {
+    RepetitionSchedule s = schedule(shape(2, 60, Duration.ofSeconds(5), 1, false, false));
+    s.run(marks, clientsEndingAfter(60_000), neverSteady(), phases());
+
+    assertThat(measuring).containsExactly(new RepetitionSchedule.Measuring(UP + 55_000, -1, null,
+        "not steady after 55 s; measured the last window anyway"));
+    assertThat(marks.steadyAfter()).isEqualTo(-1);
+    assertThat(marks.measuringStart()).isEqualTo(UP + 55_000);
+    assertThat(marks.measuringEnd()).isEqualTo(UP + 60_000);
+  }
+
+  @Test
+  void caps() {
+    RepetitionSchedule steady = schedule(shape(2, 60, Duration.ofSeconds(5), 1, false, false));
+    assertThat(steady.steadyCap(UP)).as("one window before the tools' end").isEqualTo(UP + 55_000);
+    RepetitionSchedule shortTool = schedule(shape(10, 12, Duration.ofSeconds(5), 1, false, false));
+    assertThat(shortTool.steadyCap(UP)).as("never before the warm-up's end").isEqualTo(UP + 10_000);
+
+    assertThat(steady.plannedSeconds()).as("two windows and 5 s").isEqualTo(15);
+    assertThat(schedule(shape(2, 12, Duration.ofSeconds(5), 1, false, false)).plannedSeconds()).isEqualTo(12);
+    assertThat(schedule(shape(2, 30, null, 1, false, false)).plannedSeconds()).isEqualTo(30);
+
+    RepetitionSchedule fixed = schedule(shape(2, 30, null, 1, false, false));
+    assertThat(fixed.clientDeadlines(Duration.ofSeconds(45)))
+        .as("held clients until the tools' time, others that time and the load-scaled slack before they count as hung")
+        .isEqualTo(new RepetitionSchedule.ClientDeadlines(T0 + 30_000, T0 + 75_000));
+  }
+
+  @Test
+  void interruptedDuringTheWarmUpLeavesTheWindowUnended() {
+    RepetitionSchedule s = new RepetitionSchedule(shape(2, 10, null, 1, false, false), clock, d -> {
+      clock.advance(700);
+      throw new InterruptedException("Ctrl-C");
+    });
+    assertThatThrownBy(() -> s.run(marks, clientsEndingAfter(10_000), neverSteady(), phases()))
+        .isInstanceOf(InterruptedException.class);
+
+    assertThat(calls).containsExactly("warmup@0", "release 1@0");
+    assertThat(marks.measuringStart()).as("the planned start, as before").isEqualTo(UP + 2_000);
+    assertThat(marks.measuringEnd()).isZero();
+    assertThat(marks.durations(T0 - 3_000, clock.millis()))
+        .isEqualTo(new RepetitionSchedule.Durations(3_000, 0, 0));
+  }
+
+  @Test
+  void interruptedWhileWaitingForSteadyHasNoWindow() {
+    RepetitionSchedule s = schedule(shape(2, 60, Duration.ofSeconds(5), 1, false, false));
+    assertThatThrownBy(() -> s.run(marks, clientsEndingAfter(60_000), (a, b, t) -> {
+      throw new InterruptedException("Ctrl-C");
+    }, phases())).isInstanceOf(InterruptedException.class);
+
+    assertThat(measuring).isEmpty();
+    assertThat(marks.measuringStart()).isZero();
+    assertThat(marks.measuringEnd()).isZero();
+  }
+
+  @Test
+  void interruptedWhileMeasuringKeepsTheWindowStartAndNoEnd() {
+    // the Ctrl-C hook stops the tools: the client's await fails
+    RepetitionSchedule s = schedule(shape(2, 10, null, 1, false, false));
+    assertThatThrownBy(() -> s.run(marks, new RepetitionSchedule.Clients() {
+      @Override
+      public long release(int stage) {
+        clock.advance(STARTUP);
+        return clock.millis();
+      }
+
+      @Override
+      public void await(int stage) throws RemoteFailure {
+        clock.advance(4_000);
+        throw new RemoteFailure("198.18.0.2", "iperf3#1 failed (exit status 143)");
+      }
+    }, neverSteady(), phases())).isInstanceOf(RemoteFailure.class);
+
+    assertThat(measuring).hasSize(1);
+    assertThat(marks.measuringStart()).isEqualTo(UP + 2_000);
+    assertThat(marks.measuringEnd()).isZero();
+    assertThat(marks.durations(T0, clock.millis())).isEqualTo(new RepetitionSchedule.Durations(0, 0, 0));
+  }
+
+  @Test
+  void interruptedDuringTheSteadyWindowKeepsItsStart() {
+    RepetitionSchedule s = new RepetitionSchedule(shape(2, 60, Duration.ofSeconds(5), 1, false, false), clock, d -> {
+      throw new InterruptedException("Ctrl-C");
+    });
+    assertThatThrownBy(() -> s.run(marks, clientsEndingAfter(60_000), (a, b, t) -> {
+      clock.advance(3_000);
+      return Optional.of("1 Mpackets/s");
+    }, phases())).isInstanceOf(InterruptedException.class);
+
+    assertThat(marks.measuringStart()).isEqualTo(UP + 3_000);
+    assertThat(marks.steadyAfter()).isEqualTo(3_500);
+    assertThat(marks.measuringEnd()).isZero();
+  }
+
+  @Test
+  void durationsOfAFinishedRepetition() {
+    RepetitionSchedule.Marks m = new RepetitionSchedule.Marks();
+    assertThat(m.durations(T0, T0 + 4_000)).as("failed before traffic: all of it preparing")
+        .isEqualTo(new RepetitionSchedule.Durations(4_000, 0, 0));
+  }
+
+  @Test
+  void aShapeWithNoStageIsRefused() {
+    assertThatThrownBy(() -> shape(2, 10, null, 0, false, false)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("stages 0");
+  }
+
+  private RepetitionSchedule schedule(RepetitionSchedule.Shape shape) {
+    return new RepetitionSchedule(shape, clock, d -> clock.advance(d.toMillis()));
+  }
+
+  private static RepetitionSchedule.Shape shape(int warmupS, int toolS, Duration window, int stages, boolean held,
+      boolean climb) {
+    return new RepetitionSchedule.Shape(Duration.ofSeconds(warmupS), Duration.ofSeconds(toolS), window, stages, held,
+        climb);
+  }
+
+  /** Clients that take {@link #STARTUP} to release and end {@code runMs} after that (each stage). */
+  private RepetitionSchedule.Clients clientsEndingAfter(long runMs) {
+    return new RepetitionSchedule.Clients() {
+      private long released;
+
+      @Override
+      public long release(int stage) {
+        calls.add("release " + stage + "@" + (clock.millis() - T0));
+        clock.advance(STARTUP);
+        released = clock.millis();
+        return released;
+      }
+
+      @Override
+      public void await(int stage) {
+        calls.add("await " + stage + "@" + (clock.millis() - T0));
+        clock.set(Math.max(clock.millis(), released + runMs));
+      }
+    };
+  }
+
+  /** The processor reports nothing: the wait lasts its whole timeout. */
+  private RepetitionSchedule.Steadiness neverSteady() {
+    return (trafficStart, clientsUp, timeout) -> {
+      clock.advance(timeout.toMillis());
+      return Optional.empty();
+    };
+  }
+
+  private RepetitionSchedule.Phases phases() {
+    return new RepetitionSchedule.Phases() {
+      @Override
+      public void warmup(long at) {
+        calls.add("warmup@" + (at - T0));
+      }
+
+      @Override
+      public void measuring(RepetitionSchedule.Measuring m) {
+        calls.add("measuring@" + (m.start() - T0));
+        measuring.add(m);
+      }
+    };
+  }
+
+  /** A clock that moves only when told: the schedule's input, not a stand-in for a part. */
+  private static final class TestClock extends Clock {
+    private long millis;
+
+    TestClock(long millis) {
+      this.millis = millis;
+    }
+
+    void advance(long ms) {
+      millis += ms;
+    }
+
+    void set(long ms) {
+      millis = ms;
+    }
+
+    @Override
+    public long millis() {
+      return millis;
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis);
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+  }
+}
