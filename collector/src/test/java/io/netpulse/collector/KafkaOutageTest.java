@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * read meanwhile wait in memory, then in the disk spool, and reach the topic afterwards: none lost, the sequence of
  * every source contiguous and in order.
  */
+@Tag("kafka")
 class KafkaOutageTest {
 
   @TempDir Path dir;

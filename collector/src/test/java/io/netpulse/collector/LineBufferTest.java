@@ -7,10 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Memory then disk spool: order, the bound with drop-oldest, and keeping lines across a restart. */
+@Tag("unit")
 class LineBufferTest {
 
   @TempDir Path dir;

@@ -12,10 +12,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Local process and appended-file sources. */
+@Tag("unit")
 class LocalSourcesTest {
 
   @TempDir Path dir;

@@ -20,10 +20,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** GET /metrics over real HTTP: Prometheus text whose values are the collector's counters. */
+@Tag("kafka")
 class MetricsEndpointTest {
 
   @TempDir Path dir;

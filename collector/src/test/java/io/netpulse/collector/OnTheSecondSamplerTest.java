@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * up to one (57 of 1,359 s on a busy host). Seconds are those of the collector's read time, which the processor
  * stamps ss samples with.
  */
+@Tag("root")
 class OnTheSecondSamplerTest {
 
   /** Outputs around a skipped second further apart than this: the loop or its reader was held up, not drifting. */

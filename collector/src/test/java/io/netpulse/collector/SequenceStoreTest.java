@@ -10,10 +10,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Sequence numbers across collector starts on one data dir (the file, not a process: see CollectorRestartTest). */
+@Tag("unit")
 class SequenceStoreTest {
 
   private static final Duration NEVER = Duration.ofHours(1);

@@ -12,10 +12,12 @@ import java.util.List;
 import java.util.Map;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Each running source is an MBean io.netpulse:type=collector,host=H,source=S with its live counters. */
+@Tag("kafka")
 class SourceMBeanTest {
 
   @TempDir Path dir;

@@ -13,11 +13,13 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Remote samplers over jsch exec channels to a real OpenSSH server in a test host. */
+@Tag("root")
 class SshLineSourceTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * find the topic's metadata, and its send() then returns a failed future rather than throwing: those lines must be
  * sent again once the topic is there, not counted as refused.
  */
+@Tag("kafka")
 class TopicNotYetCreatedTest {
 
   @TempDir Path dir;

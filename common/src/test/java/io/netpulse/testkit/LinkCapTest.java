@@ -1,6 +1,7 @@
 package io.netpulse.testkit;
 
 import io.netpulse.common.netns.NetHost;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -11,6 +12,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@Tag("root")
 class LinkCapTest {
     @RegisterExtension
     static final TestHosts HOSTS = new TestHosts();

@@ -3,6 +3,7 @@ package io.netpulse.testkit;
 import io.netpulse.common.netns.HostNetwork;
 import io.netpulse.common.netns.NetHost;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 /** Drives the TestHosts extension through a real JUnit run whose test body throws, then checks what is left. */
+@Tag("root")
 class TestHostsCleanupTest {
     /** Only true while this test launches {@link FailingBody}: surefire must not run it on its own. */
     static volatile boolean driving;

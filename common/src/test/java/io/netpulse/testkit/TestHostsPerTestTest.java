@@ -2,6 +2,7 @@ package io.netpulse.testkit;
 
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -12,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Registered on an instance field, TestHosts gives each test its own hosts and removes them after it. */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("root")
 class TestHostsPerTestTest {
     private static String firstNamespace;
 

@@ -8,6 +8,7 @@ import com.jcraft.jsch.JSchChangedHostKeyException;
 import com.jcraft.jsch.JSchUnknownHostKeyException;
 import com.jcraft.jsch.Session;
 import io.netpulse.common.netns.NetHost;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@Tag("root")
 class TestHostsTest {
     @RegisterExtension
     static final TestHosts HOSTS = new TestHosts();

@@ -16,10 +16,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Token rules for non-loopback binds and the start errors a user sees. */
+@Tag("kafka")
 class DashboardAccessTest {
 
   @TempDir static Path dataDir;

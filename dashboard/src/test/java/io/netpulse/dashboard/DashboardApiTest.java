@@ -21,10 +21,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Runs, steady events, results and rates through a real broker into the REST API, the SSE feeds and /metrics. */
+@Tag("kafka")
 class DashboardApiTest {
 
   @TempDir Path dir;

@@ -20,6 +20,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -37,6 +38,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Options: {@code -Dbench.events=250} (per page, ≥ 200), {@code -Dbench.intervalMs=200}, {@code -Dbench.hosts=1000},
  * {@code -Dbench.fleetSeconds=30}, {@code -Dbench.only=fleet}.
  */
+@Tag("measurement")
 class DashboardLatencyBench {
 
   @TempDir Path tmp;

@@ -23,10 +23,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Rates produced to a real broker come out of the dashboard's SSE feed and JSON API. */
+@Tag("kafka")
 class DashboardLiveFeedTest {
 
   @TempDir static Path dataDir;

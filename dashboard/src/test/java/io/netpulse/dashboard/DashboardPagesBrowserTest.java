@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -29,6 +30,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * live value of a running test changes, its repetition values and mean ± CI appear, results tables and the comparison
  * are filled, and the fleet view holds 1,000 hosts, filters and sorts them. Screenshots go to target/.
  */
+@Tag("browser")
 class DashboardPagesBrowserTest {
 
   static final String HOSTILE = "<img src=x onerror=\"document.title='pwned'\">";

@@ -7,12 +7,14 @@ import io.netpulse.common.json.Json;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code results} holds every execution of a plan (schema 2): the board shows the newest execution's result per
  * test and metric, whatever order the executions' records are read in, and keeps its labels.
  */
+@Tag("unit")
 class ResultBoardTest {
 
   private static ResultEvent result(String execution, double value, String instanceType) {

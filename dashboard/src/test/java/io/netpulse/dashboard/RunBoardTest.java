@@ -3,8 +3,10 @@ package io.netpulse.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.event.RunEvent.Phase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class RunBoardTest {
 
   @Test

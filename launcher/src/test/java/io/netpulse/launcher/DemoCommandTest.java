@@ -6,10 +6,12 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The CLI as a user runs it: demo end to end, help, and bad configuration. */
+@Tag("root")
 class DemoCommandTest {
 
   @TempDir Path dataDir;

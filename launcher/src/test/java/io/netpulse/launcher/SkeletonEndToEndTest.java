@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * embedded QuestDB written through influxdb-client-java. The receive rate read back from the store
  * with SQL must match the one the kernel's own byte counters give over the same seconds.
  */
+@Tag("root")
 class SkeletonEndToEndTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

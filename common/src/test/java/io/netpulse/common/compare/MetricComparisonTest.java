@@ -3,11 +3,13 @@ package io.netpulse.common.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Verdicts know each metric's direction, from the catalog (or the unit for metrics it does not name). */
+@Tag("unit")
 class MetricComparisonTest {
 
   private static final double[] LOW = {19.1, 20.3, 18.7};

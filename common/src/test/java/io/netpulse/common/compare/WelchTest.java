@@ -3,6 +3,7 @@ package io.netpulse.common.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.Test;
  * {@code t.test(b, a)}): statistic, Welch–Satterthwaite df and two-sided p. t here is B − A, so SciPy's
  * {@code ttest_ind(a, b)} statistic with its sign turned.
  */
+@Tag("unit")
 class WelchTest {
 
   @Test

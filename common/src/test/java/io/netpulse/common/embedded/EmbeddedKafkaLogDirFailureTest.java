@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * An embedded broker whose log dir disappears stops itself instead of halting the JVM it shares with netpulse (which
  * must still clean up remote processes) or with a test run (whose other tests must still run).
  */
+@Tag("kafka")
 class EmbeddedKafkaLogDirFailureTest {
 
   @TempDir Path dir;

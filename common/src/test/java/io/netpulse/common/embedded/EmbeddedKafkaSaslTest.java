@@ -21,10 +21,12 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The embedded broker's optional SASL_PLAINTEXT listener: the right password moves records, a wrong one is refused. */
+@Tag("kafka")
 class EmbeddedKafkaSaslTest {
 
   @TempDir Path dataDir;

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.json.Json;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Records of every layout of the lines topic read back, so that history written by older collectors replays. */
+@Tag("unit")
 class LineEventJsonTest {
 
   @Test

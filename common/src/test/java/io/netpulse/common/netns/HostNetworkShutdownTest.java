@@ -1,6 +1,7 @@
 package io.netpulse.common.netns;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Ctrl-C on a JVM holding a HostNetwork: the shutdown hook must stop its processes and delete its links. */
+@Tag("root")
 class HostNetworkShutdownTest {
     @BeforeAll
     static void needsRoot() {

@@ -13,9 +13,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A JVM killed with SIGKILL leaves its host network behind; StaleHostNetworks finds and removes exactly that. */
+@Tag("root")
 class StaleHostNetworksTest {
 
     @Test

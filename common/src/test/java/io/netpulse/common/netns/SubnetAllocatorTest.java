@@ -1,6 +1,7 @@
 package io.netpulse.common.netns;
 
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@Tag("unit")
 class SubnetAllocatorTest {
     private static final String MACHINE = """
             1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever

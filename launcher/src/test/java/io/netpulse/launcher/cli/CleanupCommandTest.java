@@ -12,6 +12,7 @@ import java.io.InputStreamReader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * a real cleanup would also remove other ended owners' networks on a shared machine (StaleHostNetworksTest removes
  * exactly its own).
  */
+@Tag("root")
 class CleanupCommandTest {
 
   @Test

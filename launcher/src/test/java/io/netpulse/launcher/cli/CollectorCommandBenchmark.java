@@ -29,6 +29,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   log every second.</li>
  * </ul>
  */
+@Tag("measurement")
 class CollectorCommandBenchmark {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

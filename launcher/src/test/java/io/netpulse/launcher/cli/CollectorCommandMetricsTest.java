@@ -18,11 +18,13 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code netpulse collector}'s metrics endpoint options and its one-collector-per-data-dir rule. */
+@Tag("kafka")
 class CollectorCommandMetricsTest {
 
   @TempDir Path dir;

@@ -21,12 +21,14 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code netpulse collector agent|ssh} end to end through an embedded broker, and its usage errors. */
+@Tag("root")
 class CollectorCommandTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

@@ -6,6 +6,7 @@ import io.netpulse.common.Topics;
 import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.kafka.KafkaConnection;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What a starting collector tells the operator about its Kafka, against a real broker: the producer says "not present
  * in metadata" both when the cluster is down and when the lines topic is missing; the probe says which.
  */
+@Tag("kafka")
 class CollectorKafkaProbeTest {
 
   @TempDir Path dir;

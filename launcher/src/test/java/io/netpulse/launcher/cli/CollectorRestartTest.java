@@ -30,6 +30,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * started once more: (host, source, seq) stays unique on the topic, each start (epoch) has no gap in its sequence, and
  * each restart's gap is logged, counted on /metrics and stated in the first line after it, with its real length.
  */
+@Tag("kafka")
 class CollectorRestartTest {
 
   private static final String HOST = "restart-host";

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the controller's early self-registration, which Kafka logs as an ERROR with a NotControllerException stack trace,
  * likely on each start (three of four starts here before it was silenced; this test failed on its first).
  */
+@Tag("kafka")
 class EmbeddedRestartQuietTest {
 
   @TempDir Path dir;

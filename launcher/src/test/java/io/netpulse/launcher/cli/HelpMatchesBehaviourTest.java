@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,6 +23,7 @@ import picocli.CommandLine.Model.OptionSpec;
  * What each command's --help says is what the command does: which Kafka and store it needs or starts, which
  * options it takes, and from which variables. Through Main's command line, as bin/netpulse runs it.
  */
+@Tag("unit")
 class HelpMatchesBehaviourTest {
 
   /** Commands that start no broker: they need an external Kafka. */

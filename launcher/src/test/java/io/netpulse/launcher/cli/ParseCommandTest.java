@@ -12,10 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+@Tag("unit")
 class ParseCommandTest {
 
   /** Rows of a real `LC_ALL=C sar -n DEV 1 3` between two namespaces, plus one broken row. */

@@ -24,6 +24,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the environment: on an empty cluster it creates the topics, copies rates into the store
  * (the embedded QuestDB, which takes InfluxDB v2 writes) and keeps its health file fresh.
  */
+@Tag("kafka")
 class ProcessorCommandTest {
 
   @TempDir Path dir;

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * service runs it: it stops at once with one line naming the real flag and its variable, exit 2, and has started
  * nothing (no topic created, no stream state written).
  */
+@Tag("kafka")
 class ProcessorValidationTest {
 
   @TempDir Path dir;

@@ -27,6 +27,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and aborted transactions (as the processor writes), and a group's committed offsets. The figures printed are
  * asserted, not only that something was printed.
  */
+@Tag("kafka")
 class TopicsCommandTest {
 
   static final Topics TOPICS = new Topics("tpc.");

@@ -7,6 +7,7 @@ import io.netpulse.common.json.Json;
 import io.netpulse.launcher.CliRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * gate's exit codes and one-line errors for files it cannot use. Figures checked against SciPy 1.17
  * ({@code ttest_ind(a, b, equal_var=False)}).
  */
+@Tag("unit")
 class CompareCommandTest {
 
   @TempDir Path dir;

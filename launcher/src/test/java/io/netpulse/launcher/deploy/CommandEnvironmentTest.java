@@ -8,10 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /** Every setting of the long-running commands can come from the environment, under a predictable name. */
+@Tag("unit")
 class CommandEnvironmentTest {
 
   /** The commands a deployment configures through the environment. */

@@ -14,12 +14,14 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * docker-compose.yml read as data (no Docker engine here): what it sets is what the code reads, images
  * are pinned, volumes, ports, health checks and dependencies hang together, and .env.example covers it.
  */
+@Tag("unit")
 class ComposeFileTest {
 
   static final String FILE = "docker-compose.yml";

@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The Dockerfile read as text: pinned stages, a non-root user, the collector's tools, known variables. */
+@Tag("unit")
 class DockerfileTest {
 
   static final String FILE = "Dockerfile";

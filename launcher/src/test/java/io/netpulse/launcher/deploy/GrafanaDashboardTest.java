@@ -21,12 +21,14 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The provisioned Grafana dashboard asks only for what the processor writes: the measurements, tags and
  * fields are taken from real points that {@link StorePoints} builds, not from a list kept by hand.
  */
+@Tag("unit")
 class GrafanaDashboardTest {
 
   static final String DASHBOARD = "deploy/grafana/dashboards/netpulse.json";

@@ -42,6 +42,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("kafka")
 class RestartAcceptanceTest {
 
   /** Normal traffic before each fault. */

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The keys that let a plan say what a seed's commands say: sar hosts, clients, tool options; checked at load. */
+@Tag("unit")
 class TrafficKeysTest {
 
   private static final String HOSTS = """

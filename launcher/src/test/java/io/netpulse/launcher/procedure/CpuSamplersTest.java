@@ -12,12 +12,14 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every test records the CPU use of the SUT and of every host it starts something on: one {@code /proc/stat} sampler
  * per host, started with the test's own samplers, the collector's proc-stat text.
  */
+@Tag("unit")
 class CpuSamplersTest {
 
   private static final String CPU = RemoteCommand.of("sh", "-c", Sampler.PROC_STAT.shellCommand()).render();

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * 127.0.0.2), one second each: proves each tool accepts its argument list as rendered for the
  * shell and prints the lines the parsers read. Every process started here is stopped by its own handle.
  */
+@Tag("root")
 class LoopbackToolsTest {
 
   private final List<Process> started = new ArrayList<>();

@@ -10,12 +10,14 @@ import io.netpulse.processor.run.RunValueRules;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The launcher's result rules and the processor's run-value rules are one contract: for every plan
  * test type, the same metrics, made of the same sample metrics, in the same units, combined the same way.
  */
+@Tag("unit")
 class ProcedureContractTest {
 
   /** One test of every type, each with what its type needs. */

@@ -9,9 +9,11 @@ import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.PlanLoader;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Generated commands against the seeds' command lines (seed text quoted above each check). */
+@Tag("unit")
 class ProceduresTest {
 
   static final SutFacts FOUR_QUEUES = new SutFacts("eth0", 4);

@@ -13,10 +13,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Rendered commands go through a real /bin/sh; argv must come out exactly as given, and nothing else runs. */
+@Tag("unit")
 class RemoteCommandTest {
 
   @TempDir Path dir;

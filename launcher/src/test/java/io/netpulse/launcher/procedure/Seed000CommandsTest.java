@@ -7,6 +7,7 @@ import io.netpulse.launcher.plan.PlanLoader;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * command the plan starts is the seed's line, quoted here as the seed prints it, less the differences
  * docs/seeds.md lists.
  */
+@Tag("unit")
 class Seed000CommandsTest {
 
   private static SeedPlans seed;

@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.launcher.plan.IrqAffinity;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * examples/seed-001-aliyun.yaml against seed 001 (Alibaba Cloud, "网络性能测试方法"); seed 004 prints the
  * same commands in English (Seed004CommandsTest).
  */
+@Tag("unit")
 class Seed001CommandsTest {
 
   /** "网络PPS小于600万" step 4, and seed 004 "Less than 6 million pps": 64 netservers on the test machine. */

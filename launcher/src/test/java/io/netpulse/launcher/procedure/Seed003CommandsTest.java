@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * examples/seed-003-aliyun-link.yaml against seed 003 (Alibaba Cloud, "使用Netperf工具测试物理专线的包转发
  * 性能"); the seed's figure is messages okay ÷ elapsed of each netperf, summed.
  */
+@Tag("unit")
 class Seed003CommandsTest {
 
   private static final List<String> ECS = List.of("ecs1", "ecs2", "ecs3", "ecs4", "ecs5", "ecs6", "ecs7", "ecs8");

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The reading the seed command tests compare by: what counts (values, words, netperf's -- part) and what not. */
+@Tag("unit")
 class SeedLineTest {
 
   private static SeedLine generated(String... argv) {

@@ -4,9 +4,11 @@ import static io.netpulse.launcher.procedure.ProceduresTest.only;
 import static io.netpulse.launcher.procedure.ProceduresTest.rendered;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Instances spread over several client hosts, sar on the senders, netperf's test-specific options, udp_stream's shapes. */
+@Tag("unit")
 class TrafficProceduresTest {
 
   private static final String SAR = "env LC_ALL=C S_TIME_FORMAT=ISO TZ=UTC sar -n DEV 1";

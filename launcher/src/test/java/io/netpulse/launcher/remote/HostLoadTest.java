@@ -3,9 +3,11 @@ package io.netpulse.launcher.remote;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The load a batch reports and how it stretches waits; the exit statuses a batch's shell reports. */
+@Tag("unit")
 class HostLoadTest {
 
   @Test

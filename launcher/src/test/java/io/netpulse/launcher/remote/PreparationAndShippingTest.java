@@ -15,11 +15,13 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Preflight, host preparation and jar shipping against the sshd of the TestHosts' sut. */
+@Tag("root")
 class PreparationAndShippingTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * namespaces: each keeps its own PID and process group, output, exit and stop, as a process started alone does; a
  * held batch starts nothing before its release; a lost channel leaves nothing running.
  */
+@Tag("root")
 class RemoteBatchTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

@@ -13,11 +13,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What a user sees when hosts, keys or remote programs are wrong: one message naming the host and what to do. */
+@Tag("root")
 class RemoteFaultsTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

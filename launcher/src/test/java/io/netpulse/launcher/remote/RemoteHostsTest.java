@@ -19,10 +19,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Remote processes over real OpenSSH servers in the TestHosts namespaces: PIDs, output, stopping, lost sessions. */
+@Tag("root")
 class RemoteHostsTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

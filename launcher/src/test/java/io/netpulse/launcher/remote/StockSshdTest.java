@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Against an sshd with OpenSSH's default MaxSessions (10 channels per connection), as on a stock host: many
  * processes on one host must spread over several connections. A second sshd runs in the sut on port 2222.
  */
+@Tag("root")
 class StockSshdTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

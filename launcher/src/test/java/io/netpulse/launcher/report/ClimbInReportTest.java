@@ -9,9 +9,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A concurrent-connections repetition's climb, from its DONE event to the Markdown and HTML reports. */
+@Tag("unit")
 class ClimbInReportTest {
 
   private static final RunEvent.Climb CLIMB = new RunEvent.Climb("client_ports", "client",

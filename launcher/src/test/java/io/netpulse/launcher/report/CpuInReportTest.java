@@ -10,12 +10,14 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A repetition's hosts' CPU use (from {@code cpu}) and its flags (the run events' hosts that are netpulse's machine)
  * reach the Markdown and HTML reports.
  */
+@Tag("unit")
 class CpuInReportTest {
 
   private static final String RUN = "p-20261201T100000Z-t1-r1";

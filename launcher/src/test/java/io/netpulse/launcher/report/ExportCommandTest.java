@@ -21,6 +21,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * another plan: the archive holds the execution, {@code report FILE} renders it as the topics did, and
  * {@code compare} reads archives, plans, execution ids and label selectors.
  */
+@Tag("kafka")
 class ExportCommandTest {
 
   static final Topics TOPICS = new Topics("exp.");

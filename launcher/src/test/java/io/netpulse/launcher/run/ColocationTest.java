@@ -9,10 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A host whose kernel boot id is this machine's is the machine netpulse runs on. */
+@Tag("unit")
 class ColocationTest {
 
   private static HostFacts facts(String host, String bootId) {

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ratio of 2. 16 Mbit/s of 64-byte UDP is about 19k packets/s.
  */
 @Tag("exclusive") // compares rates: runs alone (launcher/pom.xml)
+@Tag("measurement")
 class CompareEndToEndTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ss -s} estab on the SUT; the verdict is read from the run's JSON and from {@code netpulse report}, which
  * has it from the repetitions' DONE events on {@code netpulse.runs}.
  */
+@Tag("root")
 class ConcurrentConnectionsClimbTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code cpu_saturated} (cpu1 full all the window) and {@code shared_with_netpulse} (namespaces on this machine share
  * its kernel's boot id: the pipeline runs on the test hosts' CPUs), in the JSON output and in {@code netpulse report}.
  */
+@Tag("root")
 class CpuFlagsEndToEndTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

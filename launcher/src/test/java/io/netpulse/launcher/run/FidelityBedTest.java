@@ -42,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 34k–43k packets/s in some seconds at load average 6–8 here, the senders, not the cap, setting the rate.
  */
 @Tag("exclusive") // compares rates: runs alone (launcher/pom.xml)
+@Tag("measurement")
 class FidelityBedTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts("peer2");

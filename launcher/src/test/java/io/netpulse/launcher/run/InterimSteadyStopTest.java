@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * fixed run of the same tests afterwards (other traffic on a shared 2-core machine, so loose).
  */
 @Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
+@Tag("measurement")
 class InterimSteadyStopTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the rows tile the run), and a fixed run's printed total (other traffic, paced by {@code -b}: looser).
  */
 @Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
+@Tag("measurement")
 class IperfSteadyStopTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

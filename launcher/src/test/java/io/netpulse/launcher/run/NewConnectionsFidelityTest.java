@@ -49,6 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * at a start barrier and are released together.
  */
 @Tag("exclusive") // pins CPUs and loads the test hosts on purpose: runs alone (launcher/pom.xml)
+@Tag("measurement")
 class NewConnectionsFidelityTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

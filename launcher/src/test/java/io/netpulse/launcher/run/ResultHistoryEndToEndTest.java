@@ -25,6 +25,7 @@ import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code results} with its labels and host facts, {@code results-latest} has the newer, and the store holds the
  * result points of both, tagged with their execution and labels.
  */
+@Tag("root")
 class ResultHistoryEndToEndTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

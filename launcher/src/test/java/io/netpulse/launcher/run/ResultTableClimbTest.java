@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The run's table and JSON say what ended each repetition's climb, and whose limit that was. */
+@Tag("unit")
 class ResultTableClimbTest {
 
   @Test

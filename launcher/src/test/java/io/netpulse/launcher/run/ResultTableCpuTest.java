@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The run's table notes and JSON repetitions carry each host's CPU use and the repetition's flags. */
+@Tag("unit")
 class ResultTableCpuTest {
 
   static CpuUse use(String run, String host, double allMean, CpuUse.Cpu busiest, String saturation) {

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * measures: the child (with its embedded pipeline, the default) exits, none of the tools it started is left in either namespace, the repetition
  * under way is FAILED on {@code runs} as interrupted, and the plan's second test never starts.
  */
+@Tag("root")
 class RunCtrlCTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

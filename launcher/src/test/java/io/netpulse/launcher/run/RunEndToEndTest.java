@@ -26,6 +26,7 @@ import picocli.CommandLine;
  * through the embedded broker and the processor: each type's metrics arrive with both repetitions, and
  * afterwards none of the tools the run started is left on either host.
  */
+@Tag("root")
 class RunEndToEndTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

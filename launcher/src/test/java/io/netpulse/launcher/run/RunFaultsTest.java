@@ -20,6 +20,7 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * naming the host and what to do, its repetitions are FAILED on {@code runs} with the reason, the
  * healthy test still gives its result, the run exits 1, and nothing it started is left running.
  */
+@Tag("root")
 class RunFaultsTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

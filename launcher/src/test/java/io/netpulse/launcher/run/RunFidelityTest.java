@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * builds): the noise of the machine, not netpulse, would decide the outcome.
  */
 @Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
+@Tag("measurement")
 class RunFidelityTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

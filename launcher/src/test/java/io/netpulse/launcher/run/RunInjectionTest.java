@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * host as one argument (a program of that exact name is looked for, or runs and records its argv). The
  * namespaces share this file system, so a {@code touch} that ran on a host would leave its file here.
  */
+@Tag("root")
 class RunInjectionTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

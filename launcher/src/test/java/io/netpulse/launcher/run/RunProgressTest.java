@@ -6,9 +6,11 @@ import io.netpulse.common.event.RateEvent;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The live view shows the newest second of the SUT's metric, whatever order the windows arrive in. */
+@Tag("unit")
 class RunProgressTest {
 
   private static RateEvent rate(String host, String metric, long start, double mean) {

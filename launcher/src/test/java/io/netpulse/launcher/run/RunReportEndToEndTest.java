@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * dir the run's embedded broker left: the report holds the run's results, and the sar-based test its 1-s
  * series of the SUT's interface over each repetition's measuring window.
  */
+@Tag("browser")
 class RunReportEndToEndTest { // also the dashboard's run view during that run (one real run for both)
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

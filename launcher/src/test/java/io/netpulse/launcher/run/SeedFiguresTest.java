@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Beside an exact bit rate read from sar, on request, the figure as the seeds compute it (kB taken as 1000 B). */
+@Tag("unit")
 class SeedFiguresTest {
 
   private static ResultEvent result(String test, String metric, String unit, double r1, double r2) {

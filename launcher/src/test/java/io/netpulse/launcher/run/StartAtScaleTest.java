@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code netperf#5 printed no PID within 15000 ms}).
  */
 @Tag("exclusive") // pins CPUs and loads the test hosts on purpose: runs alone (launcher/pom.xml)
+@Tag("root")
 class StartAtScaleTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

@@ -10,9 +10,11 @@ import io.netpulse.launcher.plan.PlanLoader;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Which test types {@code stop: steady} may end early: those whose every value can come from per-second figures. */
+@Tag("unit")
 class SteadyStoppableTest {
 
   @Test

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * check of the class itself; {@code ttr.order} (default {@code steady,fixed}) is the order of the suites;
  * {@code ttr.out} (default {@code target/time-to-result}) is where both JSON outputs and the table are kept.
  */
+@Tag("measurement")
 class TimeToResultMeasurement {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * senders' sums arrive beside it, both client hosts ran their netperf, and every host's sar lines are on
  * {@code netpulse.lines} under its own name.
  */
+@Tag("root")
 class UdpStreamSarOnSutEndToEndTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts("peer2");

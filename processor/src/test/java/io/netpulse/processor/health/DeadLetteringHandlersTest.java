@@ -17,6 +17,7 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * a step throw, or whose output cannot be written, goes to the dead-letter topic with the reason and where it
  * was read, is counted, and the records after it are processed.
  */
+@Tag("unit")
 class DeadLetteringHandlersTest {
 
   /** An output of the processor's kind, of any size. */

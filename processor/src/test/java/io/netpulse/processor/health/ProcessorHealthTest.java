@@ -12,9 +12,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The health report's judgement, on the metrics Kafka Streams and its consumer publish (names as in 4.x). */
+@Tag("unit")
 class ProcessorHealthTest {
 
   private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-12-01T10:00:00Z"));

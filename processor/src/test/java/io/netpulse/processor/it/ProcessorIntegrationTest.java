@@ -32,6 +32,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The processor with real parts: embedded KRaft broker, Kafka Streams with exactly_once_v2, embedded
  * QuestDB written through influxdb-client-java. A recorded run is replayed through the topics.
  */
+@Tag("kafka")
 class ProcessorIntegrationTest {
 
   private static final Topics TOPICS = Topics.defaults();

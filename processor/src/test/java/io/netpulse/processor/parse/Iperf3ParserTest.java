@@ -8,8 +8,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.netpulse.common.event.Sample;
 import java.time.ZoneOffset;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class Iperf3ParserTest {
 
   private static final long REF = 1_796_000_000_000L;

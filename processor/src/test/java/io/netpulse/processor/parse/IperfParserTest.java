@@ -9,9 +9,11 @@ import io.netpulse.common.event.Sample;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** iperf 2.1.8 {@code -i 1} outputs captured on loopback (see the fixtures' README): whole, and streamed line by line. */
+@Tag("unit")
 class IperfParserTest {
 
   private static final long REF = 1_796_000_000_000L;

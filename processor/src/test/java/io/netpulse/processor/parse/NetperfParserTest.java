@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.netpulse.common.event.Sample;
 import java.time.ZoneOffset;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Expected values read off the captured outputs by hand (10^6bits/sec × 10^6 = bit/s). */
+@Tag("unit")
 class NetperfParserTest {
 
   private static final long REF = 1_796_015_700_000L;

@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.within;
 import io.netpulse.common.event.Sample;
 import java.time.ZoneOffset;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code /proc/stat} snapshots captured on this project's machine (fixtures README): each CPU's busy, softirq and steal
  * share between two snapshots, worked out by hand from the tick counts.
  */
+@Tag("unit")
 class ProcStatParserTest {
 
   private static final ProcStatParser PARSER = new ProcStatParser();

@@ -9,9 +9,11 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Golden values worked out by hand from the fixture text: bit/s = kB/s × 1024 × 8. */
+@Tag("unit")
 class SarDevParserTest {
 
   private static final ParseContext UTC_NO_REF = new ParseContext(ZoneOffset.UTC, 0, null);

@@ -9,9 +9,11 @@ import static org.assertj.core.api.Assertions.within;
 import io.netpulse.common.event.Sample;
 import java.time.ZoneOffset;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** iperf 2, qperf, sockperf, ping, ss -s, /proc/net/dev on captured outputs; values read off by hand. */
+@Tag("unit")
 class SmallParsersTest {
 
   private static final long REF = 1_796_000_000_000L;

@@ -21,6 +21,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * them (one line per CPU a second, stamped when read, with the run id), the lifecycle on {@code runs}, and each host's
  * {@link CpuUse} over the measuring window on {@code cpu}.
  */
+@Tag("unit")
 class CpuUseTopologyTest {
 
   private static final Topics TOPICS = Topics.defaults();

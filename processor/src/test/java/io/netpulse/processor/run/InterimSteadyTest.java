@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * {@code lines} with their instance give the per-second sum's steady event, and the repetition's value when
  * the launcher stopped the tools before they printed their figures.
  */
+@Tag("unit")
 class InterimSteadyTest {
 
   private static final Topics TOPICS = Topics.defaults();

@@ -16,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * on {@code lines} with its instance, settle as a per-second series, and value the repetition when the launcher
  * stopped the client before its total row counted; iperf's own total wins when its output arrives.
  */
+@Tag("unit")
 class IperfInterimTest {
 
   private static final Topics TOPICS = Topics.defaults();

@@ -3,9 +3,11 @@ package io.netpulse.processor.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.PerSecondMetric;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The dashboard's and report's per-second metric of a test type is one the processor makes the type's value from. */
+@Tag("unit")
 class PerSecondMetricAgreementTest {
 
   @Test

@@ -14,10 +14,12 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Real influxdb-client-java writing to a real QuestDB's /api/v2/write, read back with SQL. */
+@Tag("kafka")
 class InfluxStoreTest {
 
   @TempDir static Path dir;

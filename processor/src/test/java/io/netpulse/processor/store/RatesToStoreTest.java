@@ -27,10 +27,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Real broker → RatesToStore → real influxdb-client-java → real QuestDB, read back with SQL. */
+@Tag("kafka")
 class RatesToStoreTest {
 
   static final Topics TOPICS = Topics.defaults();

@@ -22,6 +22,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * inputs as the collector and launcher write them, and every output topic of the whole topology
  * after a recorded run went through it.
  */
+@Tag("unit")
 class EventSchemaTest {
 
   private static final Topics TOPICS = Topics.defaults();

@@ -13,8 +13,10 @@ import java.util.List;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ParseTopologyTest {
 
   private static final Topics TOPICS = Topics.defaults();

@@ -16,6 +16,7 @@ import java.util.List;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * counters, which the parse step turns into rates against each interface's previous row. Lines are the captured
  * fixture's (three real snapshots), stamped as a collector would: with the time each was read.
  */
+@Tag("unit")
 class ProcNetDevStreamTest {
 
   private static final Topics TOPICS = Topics.defaults();

@@ -16,6 +16,7 @@ import java.util.List;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * the parse step sets against the same host's and CPU's previous line. Lines are the captured fixture's, stamped as
  * the launcher stamps them: with the time each snapshot was read.
  */
+@Tag("unit")
 class ProcStatStreamTest {
 
   private ParseStepDriver parse;

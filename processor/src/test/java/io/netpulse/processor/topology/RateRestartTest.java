@@ -17,6 +17,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * it, the order in which a stream thread can commit a record whose windows the tick would have closed.
  * An operator found re-emitted 10-s windows with count 1-9 and another mean after every restart.
  */
+@Tag("unit")
 class RateRestartTest {
 
   private static final long T0 = 1_796_014_834_000L; // a whole second

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class SecondBucketSerdeTest {
 
   private final SecondBucketSerde serde = new SecondBucketSerde();

@@ -14,9 +14,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("kafka")
 class FleetBenchTest {
 
   /** The simulated hosts' lines are what the parsers accept: every row gives its samples, nothing is an error. */
