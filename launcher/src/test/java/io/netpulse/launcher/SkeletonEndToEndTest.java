@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * embedded QuestDB written through influxdb-client-java. The receive rate read back from the store
  * with SQL must match the one the kernel's own byte counters give over the same seconds.
  */
-@Tag("root")
+@Tag("measurement")
 class SkeletonEndToEndTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();

@@ -74,8 +74,8 @@ class ConcurrentConnectionsClimbTest {
         warmup: 3s
         prepare: { nofile: 16384 }
         tests:
-          - { type: concurrent_connections, name: one-address, clients: [peer], listeners: 2, ports_per_listener: 2, duration: 10s }
-          - { type: concurrent_connections, name: two-addresses, clients: [peer2], listeners: 2, ports_per_listener: 2, duration: 10s }
+          - { type: concurrent_connections, name: one-address, clients: [peer], listeners: 2, ports_per_listener: 2, duration: 5s }
+          - { type: concurrent_connections, name: two-addresses, clients: [peer2], listeners: 2, ports_per_listener: 2, duration: 5s }
         """.formatted(hosts.stripTrailing()));
     RunEndToEndTest.Run run = RunEndToEndTest.run(plan);
     assertThat(run.exit()).as(run.stderr()).isZero();

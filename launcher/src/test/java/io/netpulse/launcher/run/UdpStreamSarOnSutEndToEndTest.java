@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * senders' sums arrive beside it, both client hosts ran their netperf, and every host's sar lines are on
  * {@code netpulse.lines} under its own name.
  */
-@Tag("root")
+@Tag("measurement")
 class UdpStreamSarOnSutEndToEndTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts("peer2");
