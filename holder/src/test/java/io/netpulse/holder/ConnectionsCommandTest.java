@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The real command line: child JVMs of the built jar on loopback, and bad usage in-process. */
-@Tag("unit")
+@Tag("root")
 class ConnectionsCommandTest {
 
   private static final String CLIENT_PROGRESS =

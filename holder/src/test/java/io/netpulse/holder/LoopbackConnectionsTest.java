@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Server and client in this JVM, each on its own thread, on 127.0.0.0/8. */
-@Tag("unit")
+@Tag("root")
 class LoopbackConnectionsTest {
 
   private static final Duration GENEROUS = Duration.ofSeconds(60);

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** examples/seed-002-tencent.yaml against seed 002 (Tencent Cloud, "Network Performance Test"). */
+@Tag("unit")
 class Seed002CommandsTest {
 
   private static final List<String> TRAINING = List.of("peer", "train2", "train3", "train4", "train5", "train6",

@@ -1,8 +1,10 @@
 package io.netpulse.launcher.procedure;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** examples/seed-004-aliyun-ecs.yaml against seed 004 (Alibaba Cloud ECS, English): seed 001's commands. */
+@Tag("unit")
 class Seed004CommandsTest {
 
   /** "Test the packet forwarding rate / Less than 6 million pps": 64 netservers on the test machine. */
