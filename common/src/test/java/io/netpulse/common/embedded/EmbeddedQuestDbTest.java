@@ -50,6 +50,26 @@ class EmbeddedQuestDbTest {
     assertThat(root.resolve("public")).as("no web console files").doesNotExist();
   }
 
+  /**
+   * A test JVM starts and deletes many stores while QuestDB's one logger lives on: its log goes to the build's
+   * directory (surefire sets {@value QuestDbLogConfig#LOG_DIR_PROPERTY}), which no test deletes, so its daily roll
+   * finds its directory after the store that configured it is gone.
+   */
+  @Test
+  void questDbLogsOutsideAnyStoreThatATestDeletes() throws IOException {
+    String logDir = System.getProperty(QuestDbLogConfig.LOG_DIR_PROPERTY);
+    assertThat(logDir).as("set by the build's surefire configuration").isNotNull();
+    Path root = dir.resolve("deleted-after");
+    try (EmbeddedQuestDb db = EmbeddedQuestDb.start(root, 0)) {
+      db.sql("SELECT 1");
+    }
+    assertThat(root.resolve("conf/log.conf")).content()
+        .contains("w.file.location=" + Path.of(logDir).toAbsolutePath() + "/questdb.log.");
+    try (var files = Files.list(Path.of(logDir))) {
+      assertThat(files.map(f -> f.getFileName().toString())).anyMatch(n -> n.startsWith("questdb.log."));
+    }
+  }
+
   @Test
   void queryErrorCarriesQuestDbsMessage() {
     try (EmbeddedQuestDb db = EmbeddedQuestDb.start(dir.resolve("qdb"), 0)) {
