@@ -1,15 +1,11 @@
 package io.netpulse.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.embedded.EmbeddedKafka;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.RunEvent.Phase;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +16,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -39,23 +34,18 @@ class DashboardPagesBrowserTest {
 
   @Test
   void runsResultsAndFleetPages() throws Exception {
-    assumeTrue(HeadlessChromium.installed(),
-        "skipped: needs Debian's chromium and chromedriver (apt-get install chromium chromium-driver)");
-    Topics topics = new Topics("pages.");
-    Files.createDirectories(tmp.resolve("profile"));
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(tmp.resolve("data"), 0)) {
-      kafka.createTopics(topics, 2);
-      try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics));
-          RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates());
-          HeadlessChromium chromium = HeadlessChromium.start(tmp.resolve("profile"), tmp.resolve("chromium.log"))) {
-        dashboard.awaitLiveFeed(Duration.ofSeconds(30));
-        ChromeDriver page = chromium.driver();
-        WebDriverWait wait = new WebDriverWait(page, Duration.ofSeconds(30));
-        runView(topics, traffic, dashboard, page, wait);
-        resultsView(topics, traffic, dashboard, chromium, wait);
-        fleetView(traffic, dashboard, page, wait);
-        assertThat(page.findElements(By.tagName("img"))).isEmpty();
-      }
+    try (DashboardBed bed = DashboardBed.withBrowser(tmp, "pages.")) {
+      Topics topics = bed.topics;
+      Dashboard dashboard = bed.dashboard;
+      RateTraffic traffic = bed.traffic;
+      HeadlessChromium chromium = bed.chromium();
+      dashboard.awaitLiveFeed(Duration.ofSeconds(30));
+      ChromeDriver page = chromium.driver();
+      WebDriverWait wait = new WebDriverWait(page, Duration.ofSeconds(30));
+      runView(topics, traffic, dashboard, page, wait);
+      resultsView(topics, traffic, dashboard, chromium, wait);
+      fleetView(traffic, dashboard, page, wait);
+      assertThat(page.findElements(By.tagName("img"))).isEmpty();
     }
   }
 
@@ -101,7 +91,7 @@ class DashboardPagesBrowserTest {
         "sut", "eth0"));
     wait.until(d -> text(d, "run-phase").equals("DONE") && d.findElement(By.id("reps")).getText().contains("#1"));
     assertThat(page.findElement(By.id("reps")).getText()).contains("rx_bps").contains("9.010 Gbit/s");
-    screenshot(page, "dashboard-runs.png");
+    HeadlessChromium.screenshot(page, "dashboard-runs.png");
   }
 
   private void resultsView(Topics topics, RateTraffic traffic, Dashboard dashboard, HeadlessChromium chromium,
@@ -138,7 +128,7 @@ class DashboardPagesBrowserTest {
         .contains("<0.0001").contains("better (higher is better)"); // B's verdict, as netpulse compare gives it
     chromium.until(wait, d -> d.findElement(By.id("compare")).getText().contains("better (lower is better)"),
         "the latency row's verdict");
-    screenshot(page, "dashboard-results.png");
+    HeadlessChromium.screenshot(page, "dashboard-results.png");
 
     // names from the topics are text, never HTML: in the results table and in the comparison
     chromium.until(wait, d -> new Select(d.findElement(By.id("plan"))).getOptions().stream()
@@ -186,7 +176,7 @@ class DashboardPagesBrowserTest {
         + "\"#fleet tbody tr[data-host='host-0007']\"); return [r.innerText, r.querySelectorAll('canvas').length];");
     assertThat((String) row.get(0)).contains("7.700 Gbit/s");
     assertThat(((Number) row.get(1)).intValue()).isEqualTo(1);
-    screenshot(page, "dashboard-fleet.png");
+    HeadlessChromium.screenshot(page, "dashboard-fleet.png");
   }
 
   /** In one script, for the same reason as above: the rows are redrawn every second. */
@@ -201,10 +191,4 @@ class DashboardPagesBrowserTest {
     return d.findElement(By.id(id)).getText();
   }
 
-  private static void screenshot(ChromeDriver page, String name) throws Exception {
-    Path shot = Path.of("target", name);
-    Files.createDirectories(shot.getParent());
-    Files.copy(page.getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
-    assertThat(Files.size(shot)).isGreaterThan(10_000);
-  }
 }

@@ -4,11 +4,13 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -79,6 +81,17 @@ public final class HeadlessChromium implements AutoCloseable {
 
   public ChromeDriver driver() {
     return driver;
+  }
+
+  /** Saves the page as target/{@code name} (the docs' screenshots) and returns its path; a blank page fails. */
+  public static Path screenshot(ChromeDriver page, String name) throws IOException {
+    Path shot = Path.of("target", name);
+    Files.createDirectories(shot.getParent());
+    Files.copy(page.getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+    if (Files.size(shot) <= 10_000) {
+      throw new AssertionError("screenshot " + shot + " is " + Files.size(shot) + " bytes: the page looks blank");
+    }
+    return shot;
   }
 
   long pid() {
