@@ -8,11 +8,8 @@ import io.netpulse.common.event.HostInfo;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunValue;
-import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.TestDrivers;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -34,16 +31,10 @@ class ResultsTopologyTest {
 
   @BeforeEach
   void setUp() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "results-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-    driver = new TopologyTestDriver(new ResultsTopology(TOPICS).build(VALUES), props);
-    values = driver.createInputTopic(VALUES, Serdes.String().serializer(), JsonSerde.of(RunValue.class).serializer());
-    results = driver.createOutputTopic(TOPICS.results(), Serdes.String().deserializer(),
-        JsonSerde.of(ResultEvent.class).deserializer());
-    latestResults = driver.createOutputTopic(TOPICS.resultsLatest(), Serdes.String().deserializer(),
-        JsonSerde.of(ResultEvent.class).deserializer());
+    driver = TestDrivers.uncached(new ResultsTopology(TOPICS).build(VALUES), "results-test");
+    values = TestDrivers.jsonInput(driver, VALUES, RunValue.class);
+    results = TestDrivers.jsonOutput(driver, TOPICS.results(), ResultEvent.class);
+    latestResults = TestDrivers.jsonOutput(driver, TOPICS.resultsLatest(), ResultEvent.class);
   }
 
   @AfterEach

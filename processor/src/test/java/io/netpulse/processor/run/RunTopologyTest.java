@@ -12,15 +12,12 @@ import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.event.ToolOutputEvent;
 import io.netpulse.common.json.Json;
-import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.TestDrivers;
 import io.netpulse.processor.topology.Recorded;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -46,16 +43,13 @@ class RunTopologyTest {
 
   @BeforeEach
   void setUp() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "run-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(new RunTopology(TOPICS).build(VALUES), props);
-    samples = driver.createInputTopic(TOPICS.samples(), Serdes.String().serializer(), JsonSerde.of(Sample.class).serializer());
-    runs = driver.createInputTopic(TOPICS.runs(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    toolOutput = driver.createInputTopic(TOPICS.toolOutput(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    values = driver.createOutputTopic(VALUES, Serdes.String().deserializer(), JsonSerde.of(RunValue.class).deserializer());
-    steady = driver.createOutputTopic(TOPICS.steady(), Serdes.String().deserializer(), JsonSerde.of(SteadyEvent.class).deserializer());
-    dlq = driver.createOutputTopic(TOPICS.dlq(), Serdes.String().deserializer(), JsonSerde.of(DeadLetter.class).deserializer());
+    driver = TestDrivers.driver(new RunTopology(TOPICS).build(VALUES), "run-test");
+    samples = TestDrivers.jsonInput(driver, TOPICS.samples(), Sample.class);
+    runs = TestDrivers.bytesInput(driver, TOPICS.runs());
+    toolOutput = TestDrivers.bytesInput(driver, TOPICS.toolOutput());
+    values = TestDrivers.jsonOutput(driver, VALUES, RunValue.class);
+    steady = TestDrivers.jsonOutput(driver, TOPICS.steady(), SteadyEvent.class);
+    dlq = TestDrivers.jsonOutput(driver, TOPICS.dlq(), DeadLetter.class);
   }
 
   @AfterEach

@@ -8,15 +8,12 @@ import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.json.Json;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.SteadyEvent;
-import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.TestDrivers;
 import io.netpulse.processor.topology.ProcessorTopology;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -32,17 +29,12 @@ final class WholeProcessorDriver implements AutoCloseable {
   final TestOutputTopic<String, ResultEvent> results;
 
   WholeProcessorDriver(Topics topics, String applicationId) {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(new ProcessorTopology(topics).build(), props);
-    lines = driver.createInputTopic(topics.lines(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    runs = driver.createInputTopic(topics.runs(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    toolOutput = driver.createInputTopic(topics.toolOutput(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    steady = driver.createOutputTopic(topics.steady(), Serdes.String().deserializer(),
-        JsonSerde.of(SteadyEvent.class).deserializer());
-    results = driver.createOutputTopic(topics.results(), Serdes.String().deserializer(),
-        JsonSerde.of(ResultEvent.class).deserializer());
+    driver = TestDrivers.driver(new ProcessorTopology(topics).build(), applicationId);
+    lines = TestDrivers.bytesInput(driver, topics.lines());
+    runs = TestDrivers.bytesInput(driver, topics.runs());
+    toolOutput = TestDrivers.bytesInput(driver, topics.toolOutput());
+    steady = TestDrivers.jsonOutput(driver, topics.steady(), SteadyEvent.class);
+    results = TestDrivers.jsonOutput(driver, topics.results(), ResultEvent.class);
   }
 
   /** The value of the last result for {@code metric} on {@code results} (it must have one). */

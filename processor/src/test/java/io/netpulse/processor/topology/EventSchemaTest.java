@@ -13,13 +13,12 @@ import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.event.ToolOutputEvent;
 import io.netpulse.common.json.Json;
+import io.netpulse.processor.TestDrivers;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Tag;
@@ -57,13 +56,9 @@ class EventSchemaTest {
 
   @Test
   void everyTopicsValuesMatchTheirSchema() throws Exception {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "schema-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
     long t = Instant.parse("2026-11-30T05:48:56Z").toEpochMilli();
     String[] inputs;
-    try (TopologyTestDriver driver = new TopologyTestDriver(new ProcessorTopology(TOPICS).build(), props)) {
+    try (TopologyTestDriver driver = TestDrivers.uncached(new ProcessorTopology(TOPICS).build(), "schema-test")) {
       TestInputTopic<String, String> lines = input(driver, TOPICS.lines());
       TestInputTopic<String, String> runs = input(driver, TOPICS.runs());
       TestInputTopic<String, String> tools = input(driver, TOPICS.toolOutput());

@@ -3,10 +3,7 @@ package io.netpulse.processor.topology;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.Sample;
-import io.netpulse.common.json.JsonSerde;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
+import io.netpulse.processor.TestDrivers;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -20,15 +17,10 @@ final class ParseStepDriver implements AutoCloseable {
   final TestOutputTopic<String, DeadLetter> dlq;
 
   ParseStepDriver(Topics topics, String applicationId) {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(new ParseTopology(topics).build(), props);
-    lines = driver.createInputTopic(topics.lines(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
-    samples = driver.createOutputTopic(topics.samples(), Serdes.String().deserializer(),
-        JsonSerde.of(Sample.class).deserializer());
-    dlq = driver.createOutputTopic(topics.dlq(), Serdes.String().deserializer(),
-        JsonSerde.of(DeadLetter.class).deserializer());
+    driver = TestDrivers.driver(new ParseTopology(topics).build(), applicationId);
+    lines = TestDrivers.bytesInput(driver, topics.lines());
+    samples = TestDrivers.jsonOutput(driver, topics.samples(), Sample.class);
+    dlq = TestDrivers.jsonOutput(driver, topics.dlq(), DeadLetter.class);
   }
 
   @Override

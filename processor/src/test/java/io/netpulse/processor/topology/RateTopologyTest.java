@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.Sample;
-import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.TestDrivers;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -34,15 +31,9 @@ class RateTopologyTest {
 
   @BeforeEach
   void setUp() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "rate-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update visible
-    driver = new TopologyTestDriver(new RateTopology(TOPICS, Duration.ofSeconds(2)).build(), props);
-    samples = driver.createInputTopic(TOPICS.samples(), Serdes.String().serializer(),
-        JsonSerde.of(Sample.class).serializer());
-    rates = driver.createOutputTopic(TOPICS.rates(), Serdes.String().deserializer(),
-        JsonSerde.of(RateEvent.class).deserializer());
+    driver = TestDrivers.uncached(new RateTopology(TOPICS, Duration.ofSeconds(2)).build(), "rate-test");
+    samples = TestDrivers.jsonInput(driver, TOPICS.samples(), Sample.class);
+    rates = TestDrivers.jsonOutput(driver, TOPICS.rates(), RateEvent.class);
   }
 
   @AfterEach

@@ -7,12 +7,9 @@ import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.ToolOutputEvent;
 import io.netpulse.common.json.Json;
-import io.netpulse.common.json.JsonSerde;
+import io.netpulse.processor.TestDrivers;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -35,16 +32,10 @@ class ToolOutputTopologyTest {
 
   @BeforeEach
   void setUp() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "tool-output-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(new ToolOutputTopology(TOPICS).build(), props);
-    toolOutput = driver.createInputTopic(TOPICS.toolOutput(), Serdes.String().serializer(),
-        Serdes.ByteArray().serializer());
-    samples = driver.createOutputTopic(TOPICS.samples(), Serdes.String().deserializer(),
-        JsonSerde.of(Sample.class).deserializer());
-    dlq = driver.createOutputTopic(TOPICS.dlq(), Serdes.String().deserializer(),
-        JsonSerde.of(DeadLetter.class).deserializer());
+    driver = TestDrivers.driver(new ToolOutputTopology(TOPICS).build(), "tool-output-test");
+    toolOutput = TestDrivers.bytesInput(driver, TOPICS.toolOutput());
+    samples = TestDrivers.jsonOutput(driver, TOPICS.samples(), Sample.class);
+    dlq = TestDrivers.jsonOutput(driver, TOPICS.dlq(), DeadLetter.class);
   }
 
   @AfterEach
