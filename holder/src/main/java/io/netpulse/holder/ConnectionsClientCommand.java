@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -32,10 +33,7 @@ public final class ConnectionsClientCommand implements Callable<Integer> {
       description = "server ports, e.g. 2000:64000:2000")
   PortRange ports;
 
-  @Option(names = "--block", defaultValue = "1", paramLabel = "N",
-      description = "each port of --ports starts a block of N consecutive ports, as c1000k's server listens on "
-          + "PORT..PORT+99 (default: ${DEFAULT-VALUE})")
-  int block;
+  @Mixin PortBlockOption block;
 
   @Option(names = "--connections", paramLabel = "N",
       description = "a cap: connections to open at most (default: none, climb until something else ends it)")
@@ -79,12 +77,7 @@ public final class ConnectionsClientCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--connections, --in-flight and --max-failures must be at "
           + "least 1, --connect-timeout, --stall and --duration more than 0");
     }
-    PortSet portSet;
-    try {
-      portSet = new PortSet(ports, block);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), "--ports with --block: " + e.getMessage());
-    }
+    PortSet portSet = block.ports(ports, spec);
     ClientSettings settings = new ClientSettings(server, portSet, sources, cap, inFlight, hold, duration,
         connectTimeout, maxFailures, stall);
     ConnectionClient client = new ConnectionClient(settings, spec.commandLine().getOut());

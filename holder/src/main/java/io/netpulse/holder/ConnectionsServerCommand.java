@@ -4,8 +4,8 @@ import java.net.InetAddress;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(name = "server", mixinStandardHelpOptions = true,
@@ -21,22 +21,14 @@ public final class ConnectionsServerCommand implements Callable<Integer> {
       description = "ports to listen on, e.g. 2000:64000:2000 (32 ports), 5001:5004 or 5001")
   PortRange ports;
 
-  @Option(names = "--block", defaultValue = "1", paramLabel = "N",
-      description = "each port of --ports starts a block of N consecutive ports, as c1000k's server listens on "
-          + "PORT..PORT+99 (default: ${DEFAULT-VALUE})")
-  int block;
+  @Mixin PortBlockOption block;
 
   @Option(names = "--bind", paramLabel = "ADDR", description = "local address to listen on (default: all)")
   InetAddress bind;
 
   @Override
   public Integer call() {
-    PortSet portSet;
-    try {
-      portSet = new PortSet(ports, block);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), "--ports with --block: " + e.getMessage());
-    }
+    PortSet portSet = block.ports(ports, spec);
     ConnectionServer server = new ConnectionServer(bind, portSet, spec.commandLine().getOut());
     server.open();
     try (StopSignals signals = new StopSignals(server::stop)) {
