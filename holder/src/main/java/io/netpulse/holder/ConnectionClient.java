@@ -44,7 +44,7 @@ public final class ConnectionClient {
   private final ConnectFailures failures = new ConnectFailures();
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
   private final ByteBuffer discard = ByteBuffer.allocateDirect(16 * 1024);
-  private Selector selector;
+  private volatile Selector selector; // stop() reads it from another thread
   private volatile boolean stopRequested;
   private volatile ClimbLine climb;
   private long climbEndedNanos;
@@ -382,19 +382,11 @@ public final class ConnectionClient {
   /** Ends {@link #run()} soon, which then closes every connection; safe from any thread. */
   public void stop() {
     stopRequested = true;
-    Selector s = selector;
-    if (s != null) {
-      s.wakeup();
-    }
+    HeldSockets.wakeUp(selector);
   }
 
   private void closeAll() {
-    if (selector != null) {
-      for (SelectionKey key : selector.keys()) {
-        closeQuietly(key.channel());
-      }
-      closeQuietly(selector);
-    }
+    HeldSockets.closeRegistered(selector);
     open = 0;
     inFlight = 0;
   }

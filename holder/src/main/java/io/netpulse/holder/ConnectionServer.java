@@ -44,7 +44,7 @@ public final class ConnectionServer implements AutoCloseable {
   private final List<ServerSocketChannel> listeners = new ArrayList<>();
   // one buffer for every read: the data is discarded, only end-of-stream matters
   private final ByteBuffer discard = ByteBuffer.allocateDirect(64 * 1024);
-  private Selector selector;
+  private volatile Selector selector; // stop() reads it from another thread
   private volatile boolean stopRequested;
   // written by the selector thread only; volatile so stats() may read them from elsewhere
   private volatile long accepted;
@@ -233,21 +233,13 @@ public final class ConnectionServer implements AutoCloseable {
   /** Ends {@link #run()} soon; safe from any thread (signal handlers, tests). */
   public void stop() {
     stopRequested = true;
-    Selector s = selector;
-    if (s != null) {
-      s.wakeup();
-    }
+    HeldSockets.wakeUp(selector);
   }
 
   /** Closes listeners and held connections. Called by {@link #run()} on exit; idempotent. */
   @Override
   public void close() {
-    if (selector != null) {
-      for (SelectionKey key : selector.keys()) {
-        closeQuietly(key.channel());
-      }
-      closeQuietly(selector);
-    }
+    HeldSockets.closeRegistered(selector);
     for (ServerSocketChannel l : listeners) {
       closeQuietly(l);
     }

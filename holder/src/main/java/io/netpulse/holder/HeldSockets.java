@@ -3,6 +3,7 @@ package io.netpulse.holder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 
 /** What both sides do with a connection they only hold: discard what arrives, notice when the other side lets go. */
@@ -38,6 +39,23 @@ final class HeldSockets {
       c.close();
     } catch (Exception ignored) {
       // closing a socket we are done with: nothing to report
+    }
+  }
+
+  /** Wakes {@code selector} if it is open yet, so that a loop blocked in it sees its stop flag at once. */
+  static void wakeUp(Selector selector) {
+    if (selector != null) {
+      selector.wakeup();
+    }
+  }
+
+  /** Closes every channel registered with {@code selector}, then the selector; nothing when it is null. */
+  static void closeRegistered(Selector selector) {
+    if (selector != null) {
+      for (SelectionKey key : selector.keys()) {
+        closeQuietly(key.channel());
+      }
+      closeQuietly(selector);
     }
   }
 }
