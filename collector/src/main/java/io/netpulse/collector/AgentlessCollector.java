@@ -1,5 +1,7 @@
 package io.netpulse.collector;
 
+import io.netpulse.tools.Sampler;
+
 import com.jcraft.jsch.JSchException;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package io.netpulse.collector;
 
+import io.netpulse.tools.Sampler;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

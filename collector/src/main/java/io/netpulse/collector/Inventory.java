@@ -1,5 +1,7 @@
 package io.netpulse.collector;
 
+import io.netpulse.tools.Sampler;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;

@@ -1,5 +1,7 @@
 package io.netpulse.collector;
 
+import io.netpulse.tools.Sampler;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,4 +1,4 @@
-package io.netpulse.collector;
+package io.netpulse.tools;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools;
 
 import io.netpulse.common.event.Sample;
 import java.io.IOException;
@@ -9,17 +9,17 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /** Fixture files beside the tests, captured from the real tools (see fixtures' README). */
-final class Fixtures {
+public final class Fixtures {
 
   private Fixtures() {}
 
   /** Lines of a fixture, line ends kept as the tool wrote them except the final \n split. */
-  static List<String> lines(String path) {
+  public static List<String> lines(String path) {
     return split(text(path));
   }
 
   /** Splits at \n only, so a CR stays on its line as a CRLF file gives it to a parser. */
-  static List<String> split(String text) {
+  public static List<String> split(String text) {
     List<String> lines = new java.util.ArrayList<>(List.of(text.split("\n", -1)));
     if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
       lines.remove(lines.size() - 1);
@@ -27,7 +27,7 @@ final class Fixtures {
     return lines;
   }
 
-  static String text(String path) {
+  public static String text(String path) {
     try (InputStream in = Fixtures.class.getResourceAsStream(path)) {
       if (in == null) {
         throw new IllegalArgumentException("no fixture " + path);
@@ -38,13 +38,13 @@ final class Fixtures {
     }
   }
 
-  static List<Sample> find(List<Sample> samples, String metric, String iface) {
+  public static List<Sample> find(List<Sample> samples, String metric, String iface) {
     return samples.stream()
         .filter(s -> s.metric().equals(metric) && (iface == null || iface.equals(s.iface())))
         .collect(Collectors.toList());
   }
 
-  static Sample only(List<Sample> samples, String metric) {
+  public static Sample only(List<Sample> samples, String metric) {
     List<Sample> found = find(samples, metric, null);
     if (found.size() != 1) {
       throw new AssertionError("expected one " + metric + ", found " + found + " in " + samples);

@@ -11,7 +11,7 @@ import io.netpulse.collector.LineSink;
 import io.netpulse.collector.MetricsEndpoint;
 import io.netpulse.collector.MetricsLog;
 import io.netpulse.collector.PrometheusText;
-import io.netpulse.collector.Sampler;
+import io.netpulse.tools.Sampler;
 import io.netpulse.collector.SequenceStore;
 import io.netpulse.collector.SinkSettings;
 import io.netpulse.common.kafka.KafkaConnection;

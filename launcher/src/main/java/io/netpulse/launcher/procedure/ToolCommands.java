@@ -1,6 +1,6 @@
 package io.netpulse.launcher.procedure;
 
-import io.netpulse.collector.Sampler;
+import io.netpulse.tools.Sampler;
 
 /** Command lines shared by several procedures; every one runs in the foreground so that its PID is known. */
 final class ToolCommands {

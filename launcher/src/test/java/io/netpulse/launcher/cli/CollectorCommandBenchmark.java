@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.collector.CollectorMetrics;
 import io.netpulse.collector.KafkaLineSink;
-import io.netpulse.collector.Sampler;
+import io.netpulse.tools.Sampler;
 import io.netpulse.collector.SinkSettings;
 import io.netpulse.collector.SourceStats;
 import io.netpulse.collector.SshConnection;

@@ -2,11 +2,11 @@ package io.netpulse.launcher.procedure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netpulse.collector.Sampler;
+import io.netpulse.tools.Sampler;
 import io.netpulse.common.event.Sample;
-import io.netpulse.processor.parse.ParseContext;
-import io.netpulse.processor.parse.ParseResult;
-import io.netpulse.processor.parse.ProcStatParser;
+import io.netpulse.tools.parse.ParseContext;
+import io.netpulse.tools.parse.ParseResult;
+import io.netpulse.tools.proc.ProcStatParser;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

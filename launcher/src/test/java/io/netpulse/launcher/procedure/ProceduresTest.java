@@ -3,7 +3,7 @@ package io.netpulse.launcher.procedure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.netpulse.collector.Sampler;
+import io.netpulse.tools.Sampler;
 import io.netpulse.launcher.plan.IrqAffinity;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.PlanLoader;

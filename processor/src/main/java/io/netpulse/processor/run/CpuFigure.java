@@ -2,7 +2,7 @@ package io.netpulse.processor.run;
 
 import io.netpulse.common.event.CpuUse;
 import io.netpulse.common.event.Sample;
-import io.netpulse.processor.parse.ProcStatParser;
+import io.netpulse.tools.proc.ProcStatParser;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -3,7 +3,7 @@ package io.netpulse.processor.run;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.SteadyEvent;
-import io.netpulse.processor.parse.ProcStatParser;
+import io.netpulse.tools.proc.ProcStatParser;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

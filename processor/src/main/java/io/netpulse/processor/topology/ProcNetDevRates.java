@@ -2,11 +2,11 @@ package io.netpulse.processor.topology;
 
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.json.JsonSerde;
-import io.netpulse.processor.parse.ParseError;
-import io.netpulse.processor.parse.ParseResult;
-import io.netpulse.processor.parse.ProcNetDevParser;
-import io.netpulse.processor.parse.ProcNetDevParser.Counters;
-import io.netpulse.processor.parse.ProcNetDevParser.Row;
+import io.netpulse.tools.parse.ParseError;
+import io.netpulse.tools.parse.ParseResult;
+import io.netpulse.tools.proc.ProcNetDevParser;
+import io.netpulse.tools.proc.ProcNetDevParser.Counters;
+import io.netpulse.tools.proc.ProcNetDevParser.Row;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;

@@ -1,11 +1,11 @@
 package io.netpulse.processor.topology;
 
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.processor.parse.ParseError;
-import io.netpulse.processor.parse.ParseResult;
-import io.netpulse.processor.parse.ProcStatParser;
-import io.netpulse.processor.parse.ProcStatParser.Row;
-import io.netpulse.processor.parse.ProcStatParser.Times;
+import io.netpulse.tools.parse.ParseError;
+import io.netpulse.tools.parse.ParseResult;
+import io.netpulse.tools.proc.ProcStatParser;
+import io.netpulse.tools.proc.ProcStatParser.Row;
+import io.netpulse.tools.proc.ProcStatParser.Times;
 import java.util.Objects;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;

@@ -84,7 +84,7 @@ class EventSchemaTest {
       // the launcher's CPU sampler on the SUT: /proc/stat's cpu lines each second, read 20 ms past it
       long read = t;
       for (String line : new String(EventSchemaTest.class.getResourceAsStream(
-          "/io/netpulse/processor/parse/proc-stat/proc-stat-cpu1-burner.txt").readAllBytes()).lines().toList()) {
+          "/io/netpulse/tools/proc/proc-stat-cpu1-burner.txt").readAllBytes()).lines().toList()) {
         if (line.startsWith("#")) {
           read += 1_000;
           continue;

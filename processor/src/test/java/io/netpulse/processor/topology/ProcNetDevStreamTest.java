@@ -7,8 +7,8 @@ import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.Json;
-import io.netpulse.processor.parse.ParseContext;
-import io.netpulse.processor.parse.ProcNetDevParser;
+import io.netpulse.tools.parse.ParseContext;
+import io.netpulse.tools.proc.ProcNetDevParser;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -104,7 +104,7 @@ class ProcNetDevStreamTest {
 
   private static List<String> fixture() throws Exception {
     try (InputStream in = ProcNetDevStreamTest.class.getResourceAsStream(
-        "/io/netpulse/processor/parse/proc/proc-net-dev-ns.txt")) {
+        "/io/netpulse/tools/proc/proc-net-dev-ns.txt")) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
     }
   }

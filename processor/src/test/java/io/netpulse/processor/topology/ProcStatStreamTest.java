@@ -8,8 +8,8 @@ import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.Json;
-import io.netpulse.processor.parse.ParseContext;
-import io.netpulse.processor.parse.ProcStatParser;
+import io.netpulse.tools.parse.ParseContext;
+import io.netpulse.tools.proc.ProcStatParser;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -101,7 +101,7 @@ class ProcStatStreamTest {
 
   private static List<String> fixture(String name) throws Exception {
     try (InputStream in = ProcStatStreamTest.class.getResourceAsStream(
-        "/io/netpulse/processor/parse/proc-stat/" + name)) {
+        "/io/netpulse/tools/proc/" + name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
     }
   }

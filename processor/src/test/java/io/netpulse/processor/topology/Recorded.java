@@ -11,7 +11,7 @@ public final class Recorded {
   private Recorded() {}
 
   public static String output(String pathUnderParseFixtures) {
-    String path = "/io/netpulse/processor/parse/" + pathUnderParseFixtures;
+    String path = "/io/netpulse/tools/" + pathUnderParseFixtures;
     try (InputStream in = Recorded.class.getResourceAsStream(path)) {
       if (in == null) {
         throw new IllegalArgumentException("no fixture " + path);

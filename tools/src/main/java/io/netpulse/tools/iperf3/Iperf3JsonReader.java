@@ -1,4 +1,9 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.iperf3;
+
+import io.netpulse.tools.parse.ParseContext;
+import io.netpulse.tools.parse.ParseError;
+import io.netpulse.tools.parse.ParseResult;
+import io.netpulse.tools.parse.Text;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

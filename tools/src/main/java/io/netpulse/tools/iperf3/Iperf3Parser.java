@@ -1,4 +1,10 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.iperf3;
+
+import io.netpulse.tools.parse.OutputParser;
+import io.netpulse.tools.parse.ParseContext;
+import io.netpulse.tools.parse.ParseError;
+import io.netpulse.tools.parse.ParseResult;
+import io.netpulse.tools.parse.Text;
 
 import io.netpulse.common.Units;
 import io.netpulse.common.event.Sample;
@@ -18,7 +24,7 @@ public final class Iperf3Parser implements OutputParser {
 
   public static final String FORMAT = "iperf3";
 
-  static final Pattern ROW = Pattern.compile(
+  public static final Pattern ROW = Pattern.compile(
       "\\[\\s*(\\d+|SUM)\\]\\s+(\\d+(?:\\.\\d+)?)\\s*-\\s*(\\d+(?:\\.\\d+)?)\\s+sec\\s+(\\S+)\\s+(\\S*Bytes)"
           + "\\s+(\\d+(?:\\.\\d+)?)\\s+(\\S+/sec)(.*)");
   private static final Pattern UDP_LOSS = Pattern.compile(

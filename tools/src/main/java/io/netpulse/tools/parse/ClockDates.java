@@ -1,4 +1,4 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.parse;
 
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,7 +16,7 @@ import java.time.zone.ZoneRules;
  * <p>Hot path: sar rows arrive at millions per second in benchmarks, so the zone arithmetic for the
  * reference day is cached (one immutable snapshot in a volatile field, safe across threads).
  */
-final class ClockDates {
+public final class ClockDates {
 
   private static final long DAY_MS = 86_400_000L;
 
@@ -30,7 +30,7 @@ final class ClockDates {
   private volatile Window cache;
 
   /** Epoch ms of {@code secondOfDay} on the day nearest {@code referenceMs} in {@code zone}. */
-  long nearest(int secondOfDay, long referenceMs, ZoneId zone) {
+  public long nearest(int secondOfDay, long referenceMs, ZoneId zone) {
     Window w = window(zone, referenceMs);
     long best = 0;
     long bestDistance = Long.MAX_VALUE;
@@ -48,7 +48,7 @@ final class ClockDates {
   }
 
   /** Noon of {@code date} in {@code zone}: a reference from which every clock time gets that date. */
-  static long noon(LocalDate date, ZoneId zone) {
+  public static long noon(LocalDate date, ZoneId zone) {
     return epochMs(date, 12 * 3600, zone);
   }
 

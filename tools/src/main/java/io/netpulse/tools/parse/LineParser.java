@@ -1,4 +1,4 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.parse;
 
 /**
  * A parser whose samples each come from one line alone (sar rows, ss -s TCP line, netperf interim

@@ -1,4 +1,4 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.parse;
 
 import java.time.ZoneId;
 import java.time.ZoneOffset;

@@ -1,4 +1,4 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.parse;
 
 /**
  * Why one input line gave no sample: says where (line number, field) and what was expected.

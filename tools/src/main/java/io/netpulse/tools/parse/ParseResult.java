@@ -1,4 +1,4 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.parse;
 
 import io.netpulse.common.event.Sample;
 import java.util.List;

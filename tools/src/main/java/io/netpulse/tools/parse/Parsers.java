@@ -1,4 +1,15 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.parse;
+
+import io.netpulse.tools.iperf.IperfParser;
+import io.netpulse.tools.iperf3.Iperf3Parser;
+import io.netpulse.tools.netperf.NetperfParser;
+import io.netpulse.tools.ping.PingParser;
+import io.netpulse.tools.proc.ProcNetDevParser;
+import io.netpulse.tools.proc.ProcStatParser;
+import io.netpulse.tools.qperf.QperfParser;
+import io.netpulse.tools.sar.SarDevParser;
+import io.netpulse.tools.sockperf.SockperfParser;
+import io.netpulse.tools.ss.SsSummaryParser;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,20 +1,20 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.parse;
 
 import java.util.OptionalDouble;
 import java.util.regex.Pattern;
 
 /** Small text helpers the (non hot-path) parsers share: cleaning lines, numbers, rate units. */
-final class Text {
+public final class Text {
 
   private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
   private static final int MAX_SHOWN = 60;
   /** No tool prints lines this long; regexes on megabyte garbage would only burn CPU. */
-  static final int MAX_LINE = 8192;
+  public static final int MAX_LINE = 8192;
 
   private Text() {}
 
   /** The line without CR/trailing blanks and without ANSI colour codes (sockperf prints them). */
-  static String clean(String line) {
+  public static String clean(String line) {
     if (line == null) {
       return "";
     }
@@ -22,16 +22,16 @@ final class Text {
     return s.strip();
   }
 
-  static boolean tooLong(String line) {
+  public static boolean tooLong(String line) {
     return line != null && line.length() > MAX_LINE;
   }
 
-  static ParseError tooLongError(int line) {
+  public static ParseError tooLongError(int line) {
     return new ParseError(line, null, "line longer than " + MAX_LINE + " characters: not tool output");
   }
 
   /** A finite number, or empty. */
-  static OptionalDouble number(String s) {
+  public static OptionalDouble number(String s) {
     if (s == null || s.isEmpty() || s.length() > 40) {
       return OptionalDouble.empty();
     }
@@ -49,7 +49,7 @@ final class Text {
    * Factor from a bit-rate unit ({@code Gbits/sec} of iperf, {@code Mbps} of sockperf) to bit/s,
    * or NaN for anything else (byte rates such as {@code MBps} are not bit rates).
    */
-  static double bitRateFactor(String unit) {
+  public static double bitRateFactor(String unit) {
     java.util.regex.Matcher m = BIT_RATE_UNIT.matcher(unit);
     if (!m.matches()) {
       return Double.NaN;
@@ -58,7 +58,7 @@ final class Text {
   }
 
   /** 10^3 steps: network rates are SI (iperf's Mbits/sec is 10^6 bit/s). */
-  static double siPrefix(char prefix) {
+  public static double siPrefix(char prefix) {
     return switch (Character.toLowerCase(prefix)) {
       case 'k' -> 1e3;
       case 'm' -> 1e6;
@@ -69,7 +69,7 @@ final class Text {
   }
 
   /** Shortened for error messages: a huge line must not make a huge error. */
-  static String shown(String s) {
+  public static String shown(String s) {
     return s.length() <= MAX_SHOWN ? s : s.substring(0, MAX_SHOWN) + "...";
   }
 
@@ -77,12 +77,12 @@ final class Text {
   private static final Pattern EPOCH_LINE = Pattern.compile("#?\\s*(\\d{9,10}(?:\\.\\d+)?|\\d{12,13})");
 
   /** Whether a cleaned line is a snapshot's time line. */
-  static boolean isEpochLine(String line) {
+  public static boolean isEpochLine(String line) {
     return EPOCH_LINE.matcher(line).matches();
   }
 
   /** The epoch ms of a time line, or null when {@code line} is not one. */
-  static Long epochMillis(String line) {
+  public static Long epochMillis(String line) {
     java.util.regex.Matcher m = EPOCH_LINE.matcher(line);
     if (!m.matches()) {
       return null;

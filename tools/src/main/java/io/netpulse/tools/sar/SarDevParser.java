@@ -1,4 +1,10 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.sar;
+
+import io.netpulse.tools.parse.ClockDates;
+import io.netpulse.tools.parse.LineParser;
+import io.netpulse.tools.parse.ParseContext;
+import io.netpulse.tools.parse.ParseError;
+import io.netpulse.tools.parse.ParseResult;
 
 import io.netpulse.common.Units;
 import io.netpulse.common.event.Sample;

@@ -1,8 +1,11 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.iperf3;
 
-import static io.netpulse.processor.parse.Fixtures.find;
-import static io.netpulse.processor.parse.Fixtures.lines;
-import static io.netpulse.processor.parse.Fixtures.only;
+import io.netpulse.tools.parse.ParseContext;
+import io.netpulse.tools.parse.ParseResult;
+
+import static io.netpulse.tools.Fixtures.find;
+import static io.netpulse.tools.Fixtures.lines;
+import static io.netpulse.tools.Fixtures.only;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

@@ -1,4 +1,9 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.proc;
+
+import io.netpulse.tools.Fixtures;
+import io.netpulse.tools.parse.ParseContext;
+import io.netpulse.tools.parse.ParseError;
+import io.netpulse.tools.parse.ParseResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -25,7 +30,7 @@ class ProcStatParserTest {
 
   @Test
   void snapshotsOfTheCpuLinesGiveEachCpusUseBetweenThem() {
-    ParseResult r = PARSER.parse(Fixtures.lines("proc-stat/proc-stat-cpu1-burner.txt"), UTC);
+    ParseResult r = PARSER.parse(Fixtures.lines("proc/proc-stat-cpu1-burner.txt"), UTC);
     assertThat(r.errors()).isEmpty();
     // four snapshots: three intervals, each for all, cpu0 and cpu1, three metrics each
     assertThat(r.samples()).hasSize(27);
@@ -50,7 +55,7 @@ class ProcStatParserTest {
 
   @Test
   void theWholeFileSkipsEveryLineButTheCpuLines() {
-    ParseResult r = PARSER.parse(Fixtures.lines("proc-stat/proc-stat-full.txt"), UTC);
+    ParseResult r = PARSER.parse(Fixtures.lines("proc/proc-stat-full.txt"), UTC);
     assertThat(r.errors()).isEmpty(); // intr, ctxt, btime, processes, procs_*, softirq lines say nothing here
     assertThat(r.samples()).hasSize(18);
     // cpu0 between the first two: user 23, system 48, idle 3, softirq 30, steal 1: 105 ticks, 102 busy
@@ -65,7 +70,7 @@ class ProcStatParserTest {
 
   @Test
   void withoutTimeLinesSnapshotsAreASecondApartEndingAtTheReference() {
-    List<String> untimed = Fixtures.lines("proc-stat/proc-stat-cpu1-burner.txt").stream()
+    List<String> untimed = Fixtures.lines("proc/proc-stat-cpu1-burner.txt").stream()
         .filter(l -> !l.startsWith("#")).toList();
     ParseResult r = PARSER.parse(untimed, new ParseContext(ZoneOffset.UTC, 1_800_000_000_000L, null));
     assertThat(r.errors()).isEmpty();

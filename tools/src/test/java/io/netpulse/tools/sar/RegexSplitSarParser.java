@@ -1,4 +1,4 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.sar;
 
 import io.netpulse.common.Units;
 import io.netpulse.common.event.Sample;

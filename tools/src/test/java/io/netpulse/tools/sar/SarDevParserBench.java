@@ -1,4 +1,7 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.sar;
+
+import io.netpulse.tools.Fixtures;
+import io.netpulse.tools.parse.ParseContext;
 
 import java.time.LocalDate;
 import java.util.List;

@@ -1,4 +1,10 @@
-package io.netpulse.processor.parse;
+package io.netpulse.tools.sar;
+
+import io.netpulse.tools.Fixtures;
+import io.netpulse.tools.parse.ParseContext;
+import io.netpulse.tools.parse.ParseError;
+import io.netpulse.tools.parse.ParseResult;
+import io.netpulse.tools.parse.Parsers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.event.Sample;
 import io.netpulse.processor.ProcessorSettings;
-import io.netpulse.processor.parse.ParseContext;
-import io.netpulse.processor.parse.ParseResult;
-import io.netpulse.processor.parse.Parsers;
+import io.netpulse.tools.parse.ParseContext;
+import io.netpulse.tools.parse.ParseResult;
+import io.netpulse.tools.parse.Parsers;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
