@@ -7,6 +7,7 @@ FROM maven:3.9.11-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY pom.xml ./
 COPY common common
+COPY tools tools
 COPY collector collector
 COPY processor processor
 COPY dashboard dashboard
