@@ -8,14 +8,17 @@ WORKDIR /src
 COPY pom.xml ./
 COPY common common
 COPY tools tools
+COPY testbed testbed
 COPY collector collector
 COPY processor processor
 COPY dashboard dashboard
 COPY holder holder
 COPY launcher launcher
+COPY cli cli
+COPY bench bench
 # The cache mount keeps ~/.m2 between builds, so a code change does not download every dependency again.
 RUN --mount=type=cache,target=/root/.m2 \
-    mvn -B -ntp -q -DskipTests -pl launcher -am package
+    mvn -B -ntp -q -DskipTests -pl cli -am package
 
 # --- runtime: a JRE on glibc (the jar keeps only glibc builds of RocksDB's native library) ---
 FROM eclipse-temurin:17.0.16_8-jre-noble
@@ -27,7 +30,7 @@ RUN apt-get update \
 RUN groupadd --system --gid 10001 netpulse \
     && useradd --system --uid 10001 --gid netpulse --home-dir /var/lib/netpulse --create-home \
        --shell /usr/sbin/nologin netpulse
-COPY --from=build /src/launcher/target/netpulse.jar /opt/netpulse/netpulse.jar
+COPY --from=build /src/cli/target/netpulse.jar /opt/netpulse/netpulse.jar
 COPY bin/netpulse /opt/netpulse/bin/netpulse
 # bin/netpulse finds the jar through NETPULSE_JAR; the heap follows the container's memory limit.
 ENV NETPULSE_JAR=/opt/netpulse/netpulse.jar \

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.testbed.embedded.EmbeddedKafka;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;

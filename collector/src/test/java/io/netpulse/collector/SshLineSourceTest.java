@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.netns.NetHost;
+import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;

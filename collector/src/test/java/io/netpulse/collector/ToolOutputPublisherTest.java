@@ -3,7 +3,7 @@ package io.netpulse.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.json.JsonSerde;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.kafka.KafkaConnection;
 import java.net.InetAddress;
 import java.net.ServerSocket;

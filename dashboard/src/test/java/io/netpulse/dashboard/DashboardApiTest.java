@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.Topics;
-import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.RunEvent.Phase;
 import java.net.URI;
 import java.net.http.HttpClient;

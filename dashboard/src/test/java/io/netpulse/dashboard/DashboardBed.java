@@ -3,7 +3,7 @@ package io.netpulse.dashboard;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.testbed.embedded.EmbeddedKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.openqa.selenium.chrome.ChromeDriver;

@@ -2,7 +2,7 @@ package io.netpulse.launcher.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.compare.ExecutionResults;
-import io.netpulse.launcher.cli.UserError;
+import io.netpulse.launcher.UserError;
 import io.netpulse.launcher.report.Archive;
 import io.netpulse.launcher.report.MetricSection;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import io.netpulse.common.compare.ExecutionIndex;
 import io.netpulse.common.compare.ExecutionLookupException;
 import io.netpulse.common.compare.ExecutionResults;
 import io.netpulse.common.event.ResultEvent;
-import io.netpulse.launcher.cli.UserError;
+import io.netpulse.launcher.UserError;
 import io.netpulse.launcher.report.TopicSnapshot;
 import java.util.function.Supplier;
 

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.netpulse.common.event.ToolOutputEvent;
 import io.netpulse.common.json.Json;
-import io.netpulse.launcher.cli.UserError;
+import io.netpulse.launcher.UserError;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.kafka.KafkaConnection;
-import io.netpulse.launcher.cli.UserError;
+import io.netpulse.launcher.UserError;
 import io.netpulse.processor.run.RunValueRules;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.netpulse.launcher.report;
 
 import io.netpulse.common.json.Json;
 import io.netpulse.common.kafka.KafkaConnection;
-import io.netpulse.launcher.cli.KafkaCheck;
-import io.netpulse.launcher.cli.UserError;
+import io.netpulse.launcher.KafkaCheck;
+import io.netpulse.launcher.UserError;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

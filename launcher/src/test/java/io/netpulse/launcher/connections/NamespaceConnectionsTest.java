@@ -3,7 +3,7 @@ package io.netpulse.launcher.connections;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.netpulse.common.netns.NetHost;
+import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.launcher.remote.HolderJar;
 import io.netpulse.testkit.TestHosts;
 import java.io.IOException;

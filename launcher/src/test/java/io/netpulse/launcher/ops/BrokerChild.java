@@ -1,6 +1,6 @@
 package io.netpulse.launcher.ops;
 
-import io.netpulse.common.embedded.EmbeddedKafka;
+import io.netpulse.testbed.embedded.EmbeddedKafka;
 import java.nio.file.Path;
 
 /**

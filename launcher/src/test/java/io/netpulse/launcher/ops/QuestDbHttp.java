@@ -1,7 +1,7 @@
 package io.netpulse.launcher.ops;
 
-import io.netpulse.common.embedded.QuestDbQueryException;
-import io.netpulse.common.embedded.QuestDbSqlClient;
+import io.netpulse.common.questdb.QuestDbQueryException;
+import io.netpulse.common.questdb.QuestDbSqlClient;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.netpulse.launcher.ops;
 
-import io.netpulse.common.embedded.EmbeddedQuestDb;
+import io.netpulse.testbed.embedded.EmbeddedQuestDb;
 import java.nio.file.Path;
 
 /**

@@ -73,7 +73,7 @@ class HolderJarTest {
     Path other = netpulseLikeJar();
     assertThatThrownBy(() -> HolderJar.locate(other)).isInstanceOf(RemoteFailure.class)
         .hasMessage("--remote-jar " + other + " is not the connection holder's jar (its Main-Class is "
-            + "io.netpulse.launcher.Main, not io.netpulse.holder.HolderMain); use holder/target/netpulse-holder.jar "
+            + "io.netpulse.cli.Main, not io.netpulse.holder.HolderMain); use holder/target/netpulse-holder.jar "
             + "or leave the option out");
     Path holder = HolderJar.locate(null);
     assertThat(HolderJar.locate(holder)).isEqualTo(holder);
@@ -83,7 +83,7 @@ class HolderJarTest {
   private Path netpulseLikeJar() throws Exception {
     Manifest m = new Manifest();
     m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    m.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "io.netpulse.launcher.Main");
+    m.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "io.netpulse.cli.Main");
     Path fat = dir.resolve("netpulse.jar");
     try (JarFile holder = new JarFile(HolderJar.locate(null).toFile());
         OutputStream out = Files.newOutputStream(fat); JarOutputStream to = new JarOutputStream(out, m)) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.netpulse.common.netns.NetHost;
+import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.launcher.procedure.RemoteCommand;
 import io.netpulse.testkit.TestHosts;
 import java.nio.charset.StandardCharsets;

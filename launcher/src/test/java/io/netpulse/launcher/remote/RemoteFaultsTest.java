@@ -4,7 +4,7 @@ import static io.netpulse.launcher.remote.RemoteHostsTest.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.netpulse.common.netns.NetHost;
+import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.launcher.plan.HostSpec;
 import io.netpulse.launcher.procedure.RemoteCommand;
 import io.netpulse.testkit.TestHosts;

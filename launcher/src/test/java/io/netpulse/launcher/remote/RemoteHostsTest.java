@@ -3,7 +3,7 @@ package io.netpulse.launcher.remote;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.netpulse.common.netns.NetHost;
+import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.launcher.plan.HostSpec;
 import io.netpulse.launcher.procedure.RemoteCommand;
 import io.netpulse.testkit.TestHosts;

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.jcraft.jsch.ChannelExec;
 import io.netpulse.collector.SshConnection;
 import io.netpulse.collector.SshTarget;
-import io.netpulse.common.netns.NetHost;
+import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.launcher.plan.HostSpec;
 import io.netpulse.launcher.procedure.RemoteCommand;
 import io.netpulse.testkit.TestHosts;

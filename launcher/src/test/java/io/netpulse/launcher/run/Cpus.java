@@ -2,7 +2,7 @@ package io.netpulse.launcher.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netpulse.common.netns.NetHost;
+import io.netpulse.testbed.netns.NetHost;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

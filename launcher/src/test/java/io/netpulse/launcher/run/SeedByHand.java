@@ -2,8 +2,8 @@ package io.netpulse.launcher.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netpulse.common.netns.HostNetwork;
-import io.netpulse.common.netns.NetHost;
+import io.netpulse.testbed.netns.HostNetwork;
+import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.netpulse.processor.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.netpulse.common.embedded.QuestDbSqlClient;
+import io.netpulse.common.questdb.QuestDbSqlClient;
 import io.netpulse.common.json.Json;
 import java.io.IOException;
 import java.net.URI;

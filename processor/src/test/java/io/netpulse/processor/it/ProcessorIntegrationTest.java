@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.embedded.EmbeddedKafka;
-import io.netpulse.common.embedded.EmbeddedQuestDb;
+import io.netpulse.testbed.embedded.EmbeddedKafka;
+import io.netpulse.testbed.embedded.EmbeddedQuestDb;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.json.JsonSerde;
 import io.netpulse.processor.ProcessorApp;

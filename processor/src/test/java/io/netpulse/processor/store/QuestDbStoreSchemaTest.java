@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.netpulse.common.Units;
-import io.netpulse.common.embedded.EmbeddedQuestDb;
+import io.netpulse.testbed.embedded.EmbeddedQuestDb;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.Sample;
 import java.nio.file.Path;

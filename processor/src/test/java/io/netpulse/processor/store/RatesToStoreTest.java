@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.Units;
-import io.netpulse.common.embedded.EmbeddedKafka;
-import io.netpulse.common.embedded.EmbeddedQuestDb;
+import io.netpulse.testbed.embedded.EmbeddedKafka;
+import io.netpulse.testbed.embedded.EmbeddedQuestDb;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.json.Json;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,46 @@
+package io.netpulse.cli;
+
+import io.netpulse.cli.command.CleanupCommand;
+import io.netpulse.cli.command.CollectorCommand;
+import io.netpulse.cli.command.CompareCommand;
+import io.netpulse.cli.command.DashboardCommand;
+import io.netpulse.cli.command.DemoCommand;
+import io.netpulse.cli.command.EnvHelp;
+import io.netpulse.cli.command.ExportCommand;
+import io.netpulse.cli.command.NetpulseCommand;
+import io.netpulse.cli.command.ParseCommand;
+import io.netpulse.cli.command.ProcessorCommand;
+import io.netpulse.cli.command.ReportCommand;
+import io.netpulse.cli.command.RunCommand;
+import io.netpulse.cli.command.UserErrors;
+import io.netpulse.cli.topics.TopicsCommand;
+import io.netpulse.holder.ConnectionsCommand;
+import picocli.CommandLine;
+
+/** Entry point of {@code bin/netpulse}: only wires the subcommands together. */
+public final class Main {
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new NetpulseCommand())
+        .addSubcommand(new DemoCommand())
+        .addSubcommand(new ProcessorCommand())
+        .addSubcommand(new DashboardCommand())
+        .addSubcommand(new ParseCommand())
+        .addSubcommand(new RunCommand())
+        .addSubcommand(new ReportCommand())
+        .addSubcommand(new ExportCommand())
+        .addSubcommand(new CompareCommand())
+        .addSubcommand(new CollectorCommand())
+        .addSubcommand(new TopicsCommand())
+        .addSubcommand(new ConnectionsCommand())
+        .addSubcommand(new CleanupCommand());
+    cli.setExecutionExceptionHandler(UserErrors::handle);
+    return EnvHelp.install(cli);
+  }
+}

@@ -1,0 +1,71 @@
+package io.netpulse.cli.command;
+
+import io.netpulse.launcher.UserError;
+
+import io.netpulse.launcher.report.Archive;
+import io.netpulse.launcher.report.ExportReader;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code netpulse export EXECUTION -o FILE}: one execution read off the topics into one self-contained JSON file,
+ * which {@code report FILE} and {@code compare FILE FILE} read with no Kafka.
+ */
+@Command(name = "export", mixinStandardHelpOptions = true,
+    description = "Write one execution as a self-contained JSON archive: plan, execution, labels and host facts "
+        + "(when the run events carry them), results with per-repetition values and run ids, each repetition's "
+        + "window and CPU use, the SUT's per-second series, and the tools' output. 'netpulse report FILE' and "
+        + "'netpulse compare FILE FILE' read it with no Kafka.",
+    footer = {"", "Examples:",
+        "  netpulse export my-plan-20261201T101500Z -o before.json",
+        "  netpulse export my-plan-20261201T101500Z -o before.json --bootstrap-servers kafka:9092",
+        "  netpulse report before.json --format md",
+        "", "Exit codes: 0 written, 2 no results of the execution, Kafka unreachable or the file not writable."})
+public final class ExportCommand implements Callable<Integer> {
+
+  @Mixin ReportKafkaOptions source = new ReportKafkaOptions();
+
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "EXECUTION",
+      description = "the execution id, as 'netpulse run' prints it (PLAN-yyyyMMddTHHmmssZ)")
+  String execution;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true, description = "the archive to write")
+  Path output;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_REPORT_TIMEOUT:-30}",
+      description = "how long to wait for Kafka and to read the topics (default: ${DEFAULT-VALUE})")
+  int timeoutSeconds;
+
+  @Override
+  public Integer call() {
+    source.validate();
+    if (timeoutSeconds < 1) {
+      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1 second, got " + timeoutSeconds);
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    Archive archive = source.withKafka("export", kafka -> {
+      ExportReader reader = new ExportReader(kafka, source.topics(), Duration.ofSeconds(timeoutSeconds));
+      Archive a = reader.read(execution);
+      if (reader.unreadableRecords() > 0) {
+        err.println("netpulse export: skipped " + reader.unreadableRecords() + " record(s) that were not netpulse "
+            + "events (another producer on the topics?)");
+      }
+      return a;
+    });
+    archive.write(output);
+    err.println("archive " + output.toAbsolutePath() + " (execution " + execution + " of plan " + archive.plan() + ", "
+        + archive.sections().size() + " results, " + archive.toolOutput().size() + " tool outputs)");
+    err.flush();
+    return 0;
+  }
+}

@@ -1,0 +1,194 @@
+package io.netpulse.cli.command;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.netpulse.common.json.Json;
+import io.netpulse.launcher.plan.Plan;
+import io.netpulse.launcher.plan.PlanError;
+import io.netpulse.launcher.plan.PlanException;
+import io.netpulse.launcher.plan.PlanLoader;
+import io.netpulse.launcher.plan.TestSpec;
+import io.netpulse.launcher.procedure.DryRun;
+import io.netpulse.launcher.procedure.SutFacts;
+import io.netpulse.launcher.run.ExecutionReport;
+import io.netpulse.launcher.run.PlanExecution;
+import io.netpulse.cli.stack.PipelineStack;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code netpulse run PLAN}: validates a plan (every error as file:line:column on stderr, exit 2),
+ * then runs it on its hosts over SSH through the pipeline (embedded unless told otherwise) and prints
+ * the results; {@code --dry-run} prints the commands each test and repetition would start instead.
+ * Exit 0 when every test gave its results, 1 when one failed, 2 for bad input; interrupted (SIGINT, e.g. Ctrl-C, or
+ * SIGTERM) the JVM's status for the signal, 130 or 143, after the hosts are cleaned up and the interrupted test's final
+ * result (marked interrupted) is printed.
+ */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = "Run a test plan on its hosts over SSH and print the three-run results "
+        + "(--dry-run: only show what would run where).")
+public class RunCommand implements Callable<Integer> {
+
+  static final int OK = 0;
+  static final int TEST_FAILED = 1;
+  static final int BAD_INPUT = 2;
+
+  @Mixin PipelineOptions pipeline = new PipelineOptions();
+  @Mixin DashboardOptions dashboard = new DashboardOptions();
+
+  @Option(names = "--install-tools", defaultValue = "${env:NETPULSE_INSTALL_TOOLS:-false}",
+      description = "install missing tools on the hosts with their package manager (apt: enables non-free for netperf)")
+  boolean installTools;
+
+  @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_CONNECT_TIMEOUT:-10}",
+      description = "SSH connect timeout per host (default: ${DEFAULT-VALUE})")
+  int connectTimeoutSeconds;
+
+  @Option(names = "--result-timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_RESULT_TIMEOUT:-30}",
+      description = "how long to wait for the processor's result after a test's last repetition (default: ${DEFAULT-VALUE})")
+  int resultTimeoutSeconds;
+
+  @Option(names = "--remote-jar", paramLabel = "JAR", hidden = true, defaultValue = "${env:NETPULSE_REMOTE_JAR}",
+      description = "the connection holder's jar to put on hosts that run it (default: the copy inside netpulse's jar)")
+  Path remoteJar;
+
+  enum Output { text, json }
+
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "PLAN", description = "plan file (YAML)")
+  Path planFile;
+
+  @Option(names = "--dry-run", defaultValue = "${env:NETPULSE_DRY_RUN:-false}", description = "print the commands per host, test and repetition; start nothing")
+  boolean dryRun;
+
+  @Option(names = "--queues", paramLabel = "N", defaultValue = "${env:NETPULSE_QUEUES}",
+      description = "the SUT interface's queue count to assume for streams: auto (a real run reads it from the host)")
+  Integer queues;
+
+  @Option(names = "--iface", paramLabel = "NAME", defaultValue = "${env:NETPULSE_IFACE:-eth0}",
+      description = "the SUT interface to assume for sar results (default: ${DEFAULT-VALUE})")
+  String iface;
+
+  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "${env:NETPULSE_OUTPUT:-text}",
+      description = "text or json (default: ${DEFAULT-VALUE})")
+  Output output;
+
+  @Option(names = "--seed-figures", defaultValue = "${env:NETPULSE_SEED_FIGURES:-false}",
+      description = "also print each bit rate read from sar as the seeds compute it (kB taken as 1000 B: 2.34 %% lower), "
+          + "labelled METRIC_as_seeds, to compare with vendors' published figures")
+  boolean seedFigures;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Plan plan;
+    try {
+      plan = PlanLoader.load(planFile);
+    } catch (PlanException e) {
+      for (PlanError error : e.errors()) {
+        err.println(error.describe());
+      }
+      err.println("netpulse run: " + e.errors().size() + " error(s) in " + planFile + "; nothing was started");
+      err.flush();
+      return BAD_INPUT;
+    }
+    if (!dryRun) {
+      return execute(plan, out);
+    }
+    if (queues == null && plan.tests().stream().anyMatch(RunCommand::usesAutoStreams)) {
+      err.println("netpulse run: the plan has streams: auto, which a real run derives from the SUT's queue count; "
+          + "give --queues N for a dry run");
+      err.flush();
+      return BAD_INPUT;
+    }
+    DryRun dry;
+    try {
+      dry = new DryRun(plan, new SutFacts(iface, queues == null ? 1 : queues));
+    } catch (IllegalArgumentException e) {
+      err.println("netpulse run: " + e.getMessage());
+      err.flush();
+      return BAD_INPUT;
+    }
+    if (output == Output.json) {
+      try {
+        out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(dry.toJson()));
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("maps of strings, numbers and records always serialise", e);
+      }
+      out.flush();
+    } else {
+      dry.printText(out);
+    }
+    return OK;
+  }
+
+  private int execute(Plan plan, PrintWriter out) {
+    pipeline.validate();
+    dashboard.validate();
+    OptionChecks.requireRange(connectTimeoutSeconds, 1, Integer.MAX_VALUE, "--connect-timeout");
+    OptionChecks.requireRange(resultTimeoutSeconds, 1, Integer.MAX_VALUE, "--result-timeout");
+    PrintStream progress = System.err;
+    PipelineStack stack = PipelineStack.start(pipeline, dashboard, progress);
+    java.util.concurrent.atomic.AtomicReference<PlanExecution> running = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      // Ctrl-C: the execution's own hook stops the hosts and marks the run FAILED (interrupted) through Kafka first;
+      // then the execution collects the interrupted test's final result from the processor and prints the report,
+      // so the pipeline stays up until it has (the JVM exits when the hooks end, with the signal's status)
+      PlanExecution e = running.get();
+      if (e != null) {
+        e.awaitInterruptHandled(Duration.ofSeconds(15));
+        try {
+          reported.await(PlanExecution.INTERRUPTED_REPORT_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      stack.close();
+    }, "netpulse-run-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      progress.println("dashboard " + stack.dashboard().url("runs.html"));
+      PlanExecution execution = new PlanExecution(plan, new PlanExecution.Settings(installTools,
+          Duration.ofSeconds(connectTimeoutSeconds), Duration.ofSeconds(resultTimeoutSeconds), remoteJar),
+          stack.kafka(), stack.topics(), progress, System.console() != null);
+      running.set(execution);
+      ExecutionReport report = execution.execute();
+      if (output == Output.json) {
+        try {
+          out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report.json(seedFigures)));
+        } catch (JsonProcessingException e) {
+          throw new IllegalStateException("maps of strings, numbers and records always serialise", e);
+        }
+        out.flush();
+      } else {
+        report.printTable(out, seedFigures);
+      }
+      return report.ok() ? OK : TEST_FAILED;
+    } finally {
+      reported.countDown();
+      stack.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException alreadyShuttingDown) {
+        // Ctrl-C: the hook closes the stack
+      }
+    }
+  }
+
+  private static boolean usesAutoStreams(TestSpec t) {
+    return t.streams() != null && t.streams().isAuto();
+  }
+}

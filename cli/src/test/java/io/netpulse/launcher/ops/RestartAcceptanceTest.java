@@ -1,0 +1,360 @@
+package io.netpulse.launcher.ops;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Acceptance: no wrong value after a restart, no stall on one bad record. netpulse runs as an operator deploys it,
+ * each part an OS process ({@link PipelineSession}): Kafka broker, QuestDB, {@code netpulse processor --influx-url},
+ * {@code netpulse collector agent} sampling this machine for real. One session goes through five faults in order;
+ * after each, and over the whole span at the end, the rates on {@code netpulse.rates} and in the store are compared
+ * with rates computed from {@code netpulse.lines} alone ({@link ReferenceRates}).
+ *
+ * <p>Each fault is a test method and can run alone (the session starts for it and gives it its traffic first), e.g.
+ * {@code -Dtest=RestartAcceptanceTest#processorSigkill}. A method reports all its failed checks at once (soft
+ * assertions), each message saying what the check protects. Every process's log stays under
+ * {@code cli/target/restart-acceptance/}.
+ */
+@Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("kafka")
+class RestartAcceptanceTest {
+
+  /** Normal traffic before each fault. */
+  private static final Duration TRAFFIC = Duration.ofSeconds(20);
+  /** After a fault, until the windows around it are complete: a 10-s window, the 5-s grace, a second to spare. */
+  private static final Duration SETTLE = Duration.ofSeconds(16);
+  /** The brief's bound for "running and current again", and for dead letters and new rates after bad records. */
+  private static final Duration CURRENT_WITHIN = Duration.ofSeconds(30);
+  private static final Duration STORE_CATCH_UP = Duration.ofSeconds(120);
+  private static final Duration STORE_DOWN = Duration.ofSeconds(60);
+  private static final Duration COLLECTOR_DOWN = Duration.ofSeconds(5);
+  private static final Duration STOP_WITHIN = Duration.ofSeconds(60);
+  /** The collector's restart-gap log line, worded like the SSH one. */
+  private static final Pattern GAP = Pattern.compile("(\\S+): gap of (\\d+) ms without lines \\(collector restart");
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+
+  private PipelineSession session;
+  private PipelineChecks checks;
+  /** When normal traffic last began: the session's start or a recovery. */
+  private long trafficSinceMs;
+  /** Windows starting before this were judged by an earlier check (all are judged again at the end). */
+  private long judgedUpToMs = Long.MIN_VALUE;
+  /** What was done when, for failure messages: windows near a fault are the suspects. */
+  private final List<String> timeline = new ArrayList<>();
+
+  @BeforeAll
+  void startPipeline() throws IOException {
+    Path dir = Path.of("target", "restart-acceptance",
+        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))).toAbsolutePath();
+    Files.createDirectories(dir);
+    session = PipelineSession.start(dir);
+    checks = new PipelineChecks(session);
+    trafficSinceMs = System.currentTimeMillis();
+    mark("pipeline started, collector sampling since " + clock(session.collector().startedAtMs()));
+    System.out.println("restart acceptance: " + session);
+  }
+
+  @AfterAll
+  void stopPipeline() {
+    try {
+      if (checks != null) {
+        checks.close();
+      }
+    } finally {
+      if (session != null) {
+        session.close();
+        deleteDataKeepLogs(session.dir());
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void processorSigterm() {
+    SoftAssertions soft = new SoftAssertions();
+    long since = beforeFault();
+    ChildJvm old = session.processor();
+    long faultAt = mark("SIGTERM " + old.name());
+    old.sigterm();
+    soft.assertThat(old.awaitExit(STOP_WITHIN))
+        .as("[protects: a clean stop, as docker stop/systemd expect] %s exits within %d s of SIGTERM", old,
+            STOP_WITHIN.toSeconds()).isTrue();
+    old.close();
+    Map<String, List<String>> members =
+        checks.groupMembers(List.of(PipelineSession.APPLICATION_ID, PipelineChecks.STORE_GROUP));
+    soft.assertThat(members.values().stream().allMatch(List::isEmpty))
+        .as("[protects: a clean stop: the restart need not wait out a session timeout] after SIGTERM the processor "
+            + "left its consumer groups (Kafka Streams' and the store writer's); members left behind: %s; its log:\n"
+            + "    %s", members, old.tail(8).replace("\n", "\n    "))
+        .isTrue();
+    session.startProcessor();
+    mark("started " + session.processor().name());
+    expectCurrent(soft, "processor SIGTERM + restart", session.processor().startedAtMs());
+    afterFault(soft, "processor SIGTERM + restart", since, faultAt);
+    soft.assertAll();
+  }
+
+  @Test
+  @Order(2)
+  void processorSigkill() {
+    SoftAssertions soft = new SoftAssertions();
+    long since = beforeFault();
+    ChildJvm old = session.processor();
+    long faultAt = mark("SIGKILL " + old.name());
+    old.sigkill();
+    old.awaitExit(STOP_WITHIN);
+    session.startProcessor();
+    mark("started " + session.processor().name());
+    expectCurrent(soft, "processor SIGKILL + restart", session.processor().startedAtMs());
+    afterFault(soft, "processor SIGKILL + restart", since, faultAt);
+    soft.assertAll();
+  }
+
+  @Test
+  @Order(3)
+  void storeDownFor60Seconds() {
+    SoftAssertions soft = new SoftAssertions();
+    long since = beforeFault();
+    ChildJvm old = session.store();
+    long faultAt = mark("SIGTERM " + old.name());
+    old.sigterm();
+    soft.assertThat(old.awaitExit(STOP_WITHIN))
+        .as("[protects: a clean store stop] %s exits within %d s of SIGTERM", old, STOP_WITHIN.toSeconds()).isTrue();
+    old.close();
+    long downAt = System.currentTimeMillis();
+    ChildJvm.sleep(Math.max(0, downAt + STORE_DOWN.toMillis() - System.currentTimeMillis()));
+    session.startStore();
+    mark("started " + session.store().name() + " on the same data dir and port, " + (System.currentTimeMillis() - downAt)
+        + " ms after it stopped");
+    expectCurrent(soft, "store down 60 s (processor not restarted)", session.store().startedAtMs());
+    afterFault(soft, "store down 60 s + restart", since, faultAt);
+    soft.assertAll();
+  }
+
+  @Test
+  @Order(4)
+  void collectorSigkill() {
+    SoftAssertions soft = new SoftAssertions();
+    long since = beforeFault();
+    ChildJvm old = session.collector();
+    long faultAt = mark("SIGKILL " + old.name());
+    old.killWithLeftovers(Duration.ofSeconds(5));
+    ChildJvm.sleep(Math.max(0, faultAt + COLLECTOR_DOWN.toMillis() - System.currentTimeMillis()));
+    session.startCollector();
+    long restartedAt = session.collector().startedAtMs();
+    mark("started " + session.collector().name());
+    expectCurrent(soft, "collector SIGKILL + restart", restartedAt);
+    afterFault(soft, "collector SIGKILL + restart", since, faultAt);
+    expectGapReported(soft, restartedAt - faultAt, restartedAt);
+    soft.assertAll();
+  }
+
+  @Test
+  @Order(5)
+  void badRecordsOnLines() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    long since = beforeFault();
+    String tag = Long.toString(System.currentTimeMillis(), 36);
+    long faultAt = System.currentTimeMillis();
+    expectDeadLettersAndNoStall(soft, "7 malformed records", BadRecords.small(tag, System.currentTimeMillis()));
+    expectDeadLettersAndNoStall(soft, "2 records whose dead letters are over 1 MB",
+        BadRecords.oversize(tag, System.currentTimeMillis()));
+    afterFault(soft, "bad records", since, faultAt);
+    soft.assertAll();
+  }
+
+  /** Last: every window of the whole span, the earlier faults' included, as they stand now. */
+  @Test
+  @Order(6)
+  void wholeSpan() {
+    SoftAssertions soft = new SoftAssertions();
+    if (judgedUpToMs == Long.MIN_VALUE) {
+      awaitTraffic(); // run alone: give it something to judge
+    }
+    expectCurrent(soft, "end of the session", System.currentTimeMillis());
+    checkRates(soft, "whole span", Long.MIN_VALUE);
+    soft.assertAll();
+  }
+
+  /** Waits for the normal traffic the fault needs before it; returns where this fault's windows begin. */
+  private long beforeFault() {
+    awaitTraffic();
+    return judgedUpToMs;
+  }
+
+  private void awaitTraffic() {
+    ChildJvm.sleep(Math.max(0, trafficSinceMs + TRAFFIC.toMillis() - System.currentTimeMillis()));
+  }
+
+  private long mark(String what) {
+    long now = System.currentTimeMillis();
+    timeline.add(clock(now) + " " + what);
+    return now;
+  }
+
+  private String timeline() {
+    return "timeline (UTC): " + String.join("; ", timeline);
+  }
+
+  private static String clock(long ms) {
+    return CLOCK.format(Instant.ofEpochMilli(ms));
+  }
+
+  /** The processor's health file says RUNNING and its group has caught up with lines, within 30 s of {@code sinceMs}. */
+  private void expectCurrent(SoftAssertions soft, String fault, long sinceMs) {
+    PipelineChecks.Current c = checks.processorCurrent(sinceMs, CURRENT_WITHIN);
+    String evidence = session.processor() + "\n  " + session.processor().exceptionSummary(3);
+    soft.assertThat(c.running())
+        .as("[protects: operators' health check] after %s the processor's health file says RUNNING within %d s: %s;"
+            + "\n  %s", fault, CURRENT_WITHIN.toSeconds(), c, evidence)
+        .isTrue();
+    soft.assertThat(c.caughtUp())
+        .as("[protects: no stall] after %s the processor is current (group %s lag 0 on netpulse.lines) within %d s: "
+            + "%s;\n  %s", fault, PipelineSession.APPLICATION_ID, CURRENT_WITHIN.toSeconds(), c, evidence)
+        .isTrue();
+    System.out.println("restart acceptance: " + fault + ": " + c);
+    mark("processor " + (c.caughtUp() ? "current" : "NOT current") + " after " + fault);
+    trafficSinceMs = System.currentTimeMillis();
+  }
+
+  /** Lets the windows around the fault complete, then judges them. */
+  private void afterFault(SoftAssertions soft, String fault, long sinceMs, long faultAtMs) {
+    ChildJvm.sleep(Math.max(0, faultAtMs + SETTLE.toMillis() - System.currentTimeMillis()));
+    checkRates(soft, fault, sinceMs);
+  }
+
+  private void checkRates(SoftAssertions soft, String fault, long sinceMs) {
+    Long streamTime = RateChecks.judge(soft, checks, fault, sinceMs, STORE_CATCH_UP, this::timeline);
+    if (streamTime != null) {
+      judgedUpToMs = Math.max(judgedUpToMs, streamTime - ReferenceRates.GRACE_MS - 10_000);
+    }
+  }
+
+
+  /**
+   * The restarted collector reports how long its sources were silent, in a log line like the SSH one
+   * ("HOST/SOURCE: gap of N ms without lines (collector restart; ...").
+   */
+  private void expectGapReported(SoftAssertions soft, long downMs, long restartedAtMs) {
+    ChildJvm collector = session.collector();
+    Matcher m = GAP.matcher(collector.logText());
+    boolean found = m.find();
+    while (!found && System.currentTimeMillis() < restartedAtMs + CURRENT_WITHIN.toMillis()) {
+      ChildJvm.sleep(500);
+      m = GAP.matcher(collector.logText());
+      found = m.find();
+    }
+    soft.assertThat(found)
+        .as("[protects: a collector restart is visible, with its length] the restarted collector logs 'gap of N ms' "
+            + "(it was down %d ms); its log %s:\n    %s", downMs, collector.log(),
+            collector.tail(12).replace("\n", "\n    "))
+        .isTrue();
+    if (found) {
+      long gapMs = Long.parseLong(m.group(2));
+      // from the last line before the kill to the first after the restart: at least the time it was down
+      soft.assertThat(gapMs)
+          .as("[protects: the gap's length is right] %s reported a gap of %d ms for %d ms down", m.group(1), gapMs,
+              downMs)
+          .isBetween(downMs - 1_000, downMs + 60_000);
+    }
+  }
+
+  /**
+   * Produces {@code bads} to lines mid-stream; within 30 s each must reach the DLQ with a reason, the processor must be
+   * current again and new lines must still become rates.
+   */
+  private void expectDeadLettersAndNoStall(SoftAssertions soft, String what, List<BadRecords.Bad> bads)
+      throws Exception {
+    Map<TopicPartition, Long> ratesBefore = KafkaReads.endOffsets(checks.admin(), PipelineChecks.TOPICS.rates());
+    Map<TopicPartition, Long> dlqBefore = KafkaReads.endOffsets(checks.admin(), PipelineChecks.TOPICS.dlq());
+    List<BadRecords.Produced> produced = BadRecords.produce(session.bootstrap(), PipelineChecks.TOPICS.lines(), bads);
+    long producedAt = mark("produced " + what + ": " + produced.stream()
+        .map(p -> p.bad().name() + "@" + p.partition() + ":" + p.offset()).collect(Collectors.joining(", ")));
+
+    Map<String, BadRecords.DeadLetterSeen> found = Map.of();
+    long newestRate = Long.MIN_VALUE;
+    do {
+      if (found.size() < produced.size()) {
+        found = BadRecords.match(produced, BadRecords.deadLetters(KafkaReads.read(session.bootstrap(),
+            PipelineChecks.TOPICS.dlq(), dlqBefore,
+            KafkaReads.endOffsets(checks.admin(), PipelineChecks.TOPICS.dlq()))));
+      }
+      newestRate = checks.newestSecondRate(PipelineSession.HOST, ratesBefore);
+      if (found.size() == produced.size() && newestRate >= producedAt + 2_000) {
+        break;
+      }
+      ChildJvm.sleep(1_000);
+    } while (System.currentTimeMillis() < producedAt + CURRENT_WITHIN.toMillis());
+
+    String evidence = session.processor().exceptionSummary(3);
+    for (BadRecords.Produced p : produced) {
+      BadRecords.DeadLetterSeen d = found.get(p.bad().name());
+      soft.assertThat(d)
+          .as("[protects: no lost data, bad input explained] %s: '%s' (lines partition %d offset %d) reaches "
+              + "netpulse.dlq within %d s;\n  %s", what, p.bad().name(), p.partition(), p.offset(),
+              CURRENT_WITHIN.toSeconds(), evidence)
+          .isNotNull();
+      if (d != null) {
+        soft.assertThat(d.error())
+            .as("[protects: bad input explained] %s: the dead letter of '%s' says why", what, p.bad().name())
+            .isNotBlank();
+        if (p.bad().oversize()) {
+          soft.assertThat(BadRecords.oversizeProblem(p, d))
+              .as("[protects: a cut dead letter still identifies its record] %s: the dead letter of '%s' (%d bytes, "
+                  + "lines partition %d offset %d), if shortened, gives the original size, the offset and a digest",
+                  what, p.bad().name(), p.bad().value() == null ? 0 : p.bad().value().length, p.partition(),
+                  p.offset())
+              .isNull();
+        }
+      }
+    }
+    soft.assertThat(newestRate)
+        .as("[protects: no stall on one bad record] after %s, new lines still become rates: a 1-s rate of %s for a "
+            + "second ≥ 2 s after they were produced (%s) within %d s; newest: %s;\n  %s", what, PipelineSession.HOST,
+            RateComparison.clock(producedAt), CURRENT_WITHIN.toSeconds(),
+            newestRate == Long.MIN_VALUE ? "none" : RateComparison.clock(newestRate), evidence)
+        .isGreaterThanOrEqualTo(producedAt + 2_000);
+    expectCurrent(soft, what, producedAt);
+  }
+
+  /** Kafka's and QuestDB's data go (hundreds of MB); the logs stay for reading. */
+  private static void deleteDataKeepLogs(Path dir) {
+    for (String data : List.of("broker", "questdb", "processor", "collector")) {
+      Path p = dir.resolve(data);
+      if (!Files.exists(p)) {
+        continue;
+      }
+      try (Stream<Path> tree = Files.walk(p)) {
+        tree.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      } catch (IOException | java.io.UncheckedIOException e) {
+        System.err.println("could not delete " + p + ": " + e.getMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package io.netpulse.launcher.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.netpulse.collector.ToolOutput;
+import io.netpulse.testbed.embedded.EmbeddedKafka;
+import io.netpulse.common.event.LineEvent;
+import io.netpulse.testbed.netns.HostNetwork;
+import io.netpulse.testbed.netns.NetHost;
+import io.netpulse.launcher.run.TopicReader.Window;
+import io.netpulse.testkit.TestHosts;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Seed 002's UDP_STREAM end to end on three namespace hosts: one netserver and sar on the SUT, netperf
+ * {@code UDP_STREAM -- -m 1} from two client hosts, sar on the senders too ({@code sar: all}). The value is sar's
+ * rx_pps on the SUT, equal to our own {@code sar -n DEV 1} on the SUT over the same windows (the same traffic); the
+ * senders' sums arrive beside it, both client hosts ran their netperf, and every host's sar lines are on
+ * {@code netpulse.lines} under its own name.
+ */
+@Tag("measurement")
+class UdpStreamSarOnSutEndToEndTest {
+
+  @RegisterExtension static final TestHosts HOSTS = new TestHosts("peer2");
+
+  /** As RunFidelityTest: the same traffic seen by two sars at different sub-second phases. */
+  private static final double TOLERANCE = 0.05;
+
+  @TempDir Path dir;
+
+  @Test
+  void theSutsSarGivesRxPpsWithTheSendersSumsBesideItAndEverySendersSarOnRecord() throws Exception {
+    HostNetwork net = HOSTS.network();
+    NetHost peer2 = HOSTS.host("peer2");
+    Path sarLog = dir.resolve("manual-sar.txt");
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+      String extra = "  peer2: { address: " + peer2.address() + ", user: " + HOSTS.user() + ", identity: "
+          + HOSTS.identity() + ", known_hosts: " + HOSTS.knownHosts() + " }";
+      Path plan = TestPlans.writeWithHosts(dir, HOSTS, "seed002-udp", extra, "repetitions: 2\nstop: fixed\nwarmup: 2s",
+          "{ type: udp_stream, clients: [peer, peer2], sar: all, server_ports: shared, message: 1, duration: 16s }");
+      Process sar = net.start(HOSTS.sut(),
+          List.of("env", "LC_ALL=C", "S_TIME_FORMAT=ISO", "TZ=UTC", "sar", "-n", "DEV", "1"), sarLog);
+      RunEndToEndTest.Run r;
+      try {
+        r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers());
+      } finally {
+        net.stop(sar);
+      }
+      assertThat(r.exit()).as(r.stderr()).isZero();
+      Map<String, JsonNode> results = r.byTypeAndMetric();
+      JsonNode rx = results.get("udp_stream/rx_pps");
+      assertThat(rx).as(r.stdout()).isNotNull();
+      assertThat(rx.path("unit").asText()).isEqualTo("packets/s");
+      assertThat(rx.path("runs")).hasSize(2);
+      assertThat(rx.path("hosts")).extracting(JsonNode::asText).containsExactly("sut");
+      for (String sum : List.of("send_pps", "recv_pps", "send_bps", "recv_bps")) {
+        assertThat(results.get("udp_stream/" + sum)).as(sum + " in " + r.stdout()).isNotNull();
+        assertThat(results.get("udp_stream/" + sum).path("mean").asDouble()).as(sum).isPositive();
+      }
+      List<String> runIds = new ArrayList<>();
+      rx.path("run_ids").forEach(n -> runIds.add(n.asText()));
+
+      // the value is the SUT's receive rate: our own sar on the SUT over the same windows, by hand
+      Map<String, Window> windows = TopicReader.windows(kafka.bootstrapServers(), runIds);
+      List<ByHand.SarRow> rows = ByHand.sarRows(Files.readString(sarLog), HOSTS.sut().iface());
+      List<Double> perRepetition = new ArrayList<>();
+      for (String id : runIds) {
+        Window w = windows.get(id);
+        assertThat(w.iface()).as("the run names the SUT's interface: seed 002's shape").isEqualTo(HOSTS.sut().iface());
+        // rows wholly inside the window: sar stamps a row at the end of its second
+        List<Double> inside = rows.stream().filter(x -> x.epochMs() - 1000 >= w.startMs() && x.epochMs() + 1000 <= w.endMs())
+            .map(ByHand.SarRow::rxPacketsPerS).toList();
+        assertThat(inside).as("manual sar rows in " + id).hasSizeGreaterThanOrEqualTo((int) (w.millis() / 1000) - 3);
+        perRepetition.add(inside.stream().mapToDouble(Double::doubleValue).average().orElseThrow());
+      }
+      double manual = perRepetition.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+      double netpulse = rx.path("mean").asDouble();
+      double sent = results.get("udp_stream/send_pps").path("mean").asDouble();
+      System.out.printf(Locale.ROOT, "SEED002 UDP_STREAM rx_pps netpulse %.0f, manual sar %.0f (%+.2f %%, per repetition "
+              + "%s); senders' send_pps %.0f, recv_pps %.0f%n", netpulse, manual,
+          100 * (netpulse / manual - 1), perRepetition, sent,
+          results.get("udp_stream/recv_pps").path("mean").asDouble());
+      assertThat(ByHand.relativeDifference(netpulse, manual)).as("rx_pps %.0f vs manual sar %.0f", netpulse, manual)
+          .isLessThanOrEqualTo(TOLERANCE);
+
+      // both client hosts sent, and every host's sar went to the lines topic under its own name
+      List<ToolOutput> outputs = TopicReader.toolOutputs(kafka.bootstrapServers(), runIds, 2 * runIds.size());
+      assertThat(outputs.stream().filter(o -> o.tool().equals("netperf")).map(ToolOutput::host)
+          .collect(Collectors.toSet())).containsExactlyInAnyOrder("peer", "peer2");
+      List<LineEvent> lines = TopicReader.lines(kafka.bootstrapServers(), runIds);
+      assertThat(lines.stream().filter(l -> "sar-dev".equals(l.source())).map(LineEvent::host)
+          .collect(Collectors.toSet())).containsExactlyInAnyOrder("sut", "peer", "peer2");
+    }
+    RunEndToEndTest.assertNothingLeft(HOSTS);
+    assertThat(RunEndToEndTest.commandsIn(peer2.namespace())).doesNotContainAnyElementsOf(RunEndToEndTest.TOOLS);
+  }
+}

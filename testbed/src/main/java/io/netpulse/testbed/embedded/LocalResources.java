@@ -1,0 +1,90 @@
+package io.netpulse.testbed.embedded;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Checks of what embedded components need from this machine — a writable data dir, a free port
+ * on 127.0.0.1 — that fail with a one-line message naming the option to change.
+ */
+public final class LocalResources {
+
+  static final String LOOPBACK = "127.0.0.1";
+
+  private LocalResources() {}
+
+  /** Creates {@code dir} if needed and proves it writable by writing to it. */
+  public static Path requireWritableDir(Path dir) {
+    try {
+      Files.createDirectories(dir);
+      // isWritable() says yes to root on read-only mounts, so actually write.
+      Path probe = Files.createTempFile(dir, ".netpulse-probe", ".tmp");
+      Files.delete(probe);
+      return dir;
+    } catch (IOException | SecurityException e) {
+      throw notWritable(dir, e);
+    }
+  }
+
+  /** The one wording for a data dir that cannot be used, whoever finds out. */
+  public static EmbeddedStartException notWritable(Path dir, Exception cause) {
+    return new EmbeddedStartException(
+        "data dir " + dir + " is not writable (" + reason(cause) + "); choose another with --data-dir", cause);
+  }
+
+  /** The port itself when it is free on 127.0.0.1, a free one when it is 0. */
+  public static int requireFreePort(int port, String option) {
+    if (port == 0) {
+      return freePort();
+    }
+    if (port < 0 || port > 65535) {
+      throw new EmbeddedStartException(
+          "port " + port + " is not a TCP port (1-65535); choose another with " + option);
+    }
+    if (!isFree(port)) {
+      throw portInUse(port, option);
+    }
+    return port;
+  }
+
+  public static EmbeddedStartException portInUse(int port, String option) {
+    return new EmbeddedStartException(
+        "port " + port + " on " + LOOPBACK + " is already in use; choose another with " + option);
+  }
+
+  public static boolean isFree(int port) {
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
+      return true;
+    } catch (IOException e) { // BindException when taken
+      return false;
+    }
+  }
+
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new EmbeddedStartException("no free TCP port on " + LOOPBACK + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String reason(Exception e) {
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof FileSystemException fse && fse.getReason() != null) {
+      return fse.getReason();
+    }
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "it cannot be created there";
+    }
+    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+  }
+}
