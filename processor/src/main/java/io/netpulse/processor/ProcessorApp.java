@@ -8,7 +8,6 @@ import io.netpulse.processor.health.DeadLetteringProductionHandler;
 import io.netpulse.processor.health.ProcessorErrors;
 import io.netpulse.processor.health.ProcessorHealth;
 import io.netpulse.processor.run.SteadyConfig;
-import io.netpulse.processor.topology.ProcessorTopology;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -45,7 +45,7 @@ public final class DemoCommand implements Callable<Integer> {
     Demo demo = new Demo(out); // test hosts are made while the pipeline starts
     PipelineStack stack;
     try {
-      stack = PipelineStack.start(pipeline, dashboard, out);
+      stack = PipelineStack.start(pipeline.stackSettings(dashboard), out);
     } catch (RuntimeException e) {
       demo.close();
       throw e;

@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.stack.StackSettings;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -60,6 +61,12 @@ public final class PipelineOptions extends KafkaOptions {
 
   public char[] influxToken() {
     return InfluxToken.read(influxTokenFile);
+  }
+
+  /** These options and the dashboard's as the values the pipeline stack starts from. */
+  public StackSettings stackSettings(DashboardOptions dashboard) {
+    return new StackSettings(dataDir, externalKafka(), kafkaPort, partitions, topics(), influxUrl, influxToken(),
+        influxOrg, influxBucket, storePort, dashboard.host, dashboard.port, dashboard.token);
   }
 
   @Override

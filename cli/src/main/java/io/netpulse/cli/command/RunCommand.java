@@ -140,7 +140,7 @@ public class RunCommand implements Callable<Integer> {
     OptionChecks.requireRange(connectTimeoutSeconds, 1, Integer.MAX_VALUE, "--connect-timeout");
     OptionChecks.requireRange(resultTimeoutSeconds, 1, Integer.MAX_VALUE, "--result-timeout");
     PrintStream progress = System.err;
-    PipelineStack stack = PipelineStack.start(pipeline, dashboard, progress);
+    PipelineStack stack = PipelineStack.start(pipeline.stackSettings(dashboard), progress);
     java.util.concurrent.atomic.AtomicReference<PlanExecution> running = new java.util.concurrent.atomic.AtomicReference<>();
     java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
     Thread hook = new Thread(() -> {

@@ -7,9 +7,7 @@ import io.netpulse.testbed.embedded.LocalResources;
 import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.dashboard.Dashboard;
 import io.netpulse.dashboard.DashboardConfig;
-import io.netpulse.cli.command.DashboardOptions;
 import io.netpulse.launcher.KafkaCheck;
-import io.netpulse.cli.command.PipelineOptions;
 import io.netpulse.launcher.UserError;
 import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.store.InfluxStore;
@@ -42,10 +40,10 @@ public final class PipelineStack implements AutoCloseable {
   }
 
   /** Starts everything, or closes what had started and rethrows. */
-  public static PipelineStack start(PipelineOptions options, DashboardOptions dashboardOptions, PrintStream log) {
-    PipelineStack stack = new PipelineStack(options.topics());
+  public static PipelineStack start(StackSettings settings, PrintStream log) {
+    PipelineStack stack = new PipelineStack(settings.topics());
     try {
-      stack.startAll(options, dashboardOptions, log);
+      stack.startAll(settings, log);
       return stack;
     } catch (RuntimeException e) {
       stack.close();
@@ -53,20 +51,20 @@ public final class PipelineStack implements AutoCloseable {
     }
   }
 
-  private void startAll(PipelineOptions o, DashboardOptions d, PrintStream log) {
+  private void startAll(StackSettings o, PrintStream log) {
     long t0 = System.nanoTime();
     java.util.function.Supplier<String> took =
         () -> String.format(java.util.Locale.ROOT, " [%.1f s]", (System.nanoTime() - t0) / 1e9);
-    Path dataDir = o.dataDir.toAbsolutePath().normalize();
+    Path dataDir = o.dataDir().toAbsolutePath().normalize();
     LocalResources.requireWritableDir(dataDir);
     // The store does not need Kafka: start both at once to be ready sooner.
-    CompletableFuture<EmbeddedQuestDb> store = o.influxUrl == null
-        ? CompletableFuture.supplyAsync(() -> EmbeddedQuestDb.start(dataDir.resolve("questdb"), o.storePort))
+    CompletableFuture<EmbeddedQuestDb> store = o.influxUrl() == null
+        ? CompletableFuture.supplyAsync(() -> EmbeddedQuestDb.start(dataDir.resolve("questdb"), o.storePort()))
         : CompletableFuture.completedFuture(null);
     try {
       java.util.Optional<KafkaConnection> external = o.externalKafka();
       if (external.isEmpty()) {
-        EmbeddedKafka embedded = EmbeddedKafka.start(dataDir, o.kafkaPort);
+        EmbeddedKafka embedded = EmbeddedKafka.start(dataDir, o.kafkaPort());
         started.push(embedded);
         kafka = embedded.connection();
         log.printf("kafka     embedded broker at %s (data in %s)%s%n", kafka.bootstrapServers(), embedded.logDir(),
@@ -77,7 +75,7 @@ public final class PipelineStack implements AutoCloseable {
         log.printf("kafka     %s%s%n", kafka.describe(), took.get());
       }
       try {
-        EmbeddedKafka.createTopics(kafka, topics, o.partitions, (short) -1);
+        EmbeddedKafka.createTopics(kafka, topics, o.partitions(), (short) -1);
       } catch (IllegalStateException e) {
         UserError refused = KafkaCheck.refusal(kafka, e); // e.g. no ACL to create topics
         throw refused != null ? refused : e;
@@ -93,7 +91,7 @@ public final class PipelineStack implements AutoCloseable {
       // InfluxDB overwrites a point written twice; make QuestDB do the same (replays after outages)
       QuestDbStoreSchema.apply(questDb::sql);
     }
-    storeUrl = questDb != null ? questDb.url() : o.influxUrl;
+    storeUrl = questDb != null ? questDb.url() : o.influxUrl();
     log.printf("store     %s%s%n", questDb != null
         ? "embedded QuestDB at " + storeUrl + " (InfluxDB v2 write API, SQL at " + storeUrl + "/exec)"
         : "InfluxDB at " + storeUrl, took.get());
@@ -102,13 +100,13 @@ public final class PipelineStack implements AutoCloseable {
         ProcessorApp.DEFAULT_APPLICATION_ID);
     started.push(processor);
 
-    InfluxStore influx = new InfluxStore(storeUrl, o.influxToken(), o.influxOrg, o.influxBucket);
+    InfluxStore influx = new InfluxStore(storeUrl, o.influxToken(), o.influxOrg(), o.influxBucket());
     started.push(influx);
     RatesToStore writer = new RatesToStore(kafka, topics, influx);
     started.push(writer);
     writer.start();
 
-    dashboard = Dashboard.start(new DashboardConfig(kafka, topics, d.host, d.port, d.token));
+    dashboard = Dashboard.start(new DashboardConfig(kafka, topics, o.dashboardHost(), o.dashboardPort(), o.dashboardToken()));
     started.push(dashboard);
 
     try {

@@ -3,7 +3,6 @@ package io.netpulse.launcher.plan;
 import io.netpulse.launcher.plan.YamlTree.MapNode;
 import io.netpulse.launcher.plan.YamlTree.Node;
 import io.netpulse.launcher.plan.YamlTree.ListNode;
-import io.netpulse.launcher.procedure.ArgumentCheck;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,7 +4,6 @@ import io.netpulse.launcher.plan.PlanReader.Located;
 import io.netpulse.launcher.plan.YamlTree.Location;
 import io.netpulse.launcher.plan.YamlTree.MapNode;
 import io.netpulse.launcher.plan.YamlTree.Node;
-import io.netpulse.launcher.procedure.ArgumentCheck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.launcher.plan.ArgumentCheck;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.launcher.plan.ArgumentCheck;
+
 /**
  * What the launcher learns from the SUT before a test (over SSH, or {@code --queues} in a dry run):
  * the interface that carries traffic to the peer and its number of queues (combined channels).

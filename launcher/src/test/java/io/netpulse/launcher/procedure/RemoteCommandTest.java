@@ -1,5 +1,7 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.launcher.plan.ArgumentCheck;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -10,7 +10,7 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
  * {@link SampleTimestampExtractor} does for a reader of the {@code samples} topic: windows and runs
  * go by that time, not by when the line reached Kafka.
  */
-final class SampleTime implements FixedKeyProcessor<String, Sample, Sample> {
+public final class SampleTime implements FixedKeyProcessor<String, Sample, Sample> {
 
   private FixedKeyProcessorContext<String, Sample> context;
 

@@ -9,7 +9,7 @@ import io.netpulse.common.json.Json;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.processor.TestDrivers;
-import io.netpulse.processor.topology.ProcessorTopology;
+import io.netpulse.processor.ProcessorTopology;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

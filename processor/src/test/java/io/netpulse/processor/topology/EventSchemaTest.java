@@ -1,5 +1,7 @@
 package io.netpulse.processor.topology;
 
+import io.netpulse.processor.ProcessorTopology;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,11 @@
-package io.netpulse.processor.topology;
+package io.netpulse.processor;
+
+import io.netpulse.processor.topology.ParseTopology;
+import io.netpulse.processor.topology.ProcessorSerdes;
+import io.netpulse.processor.topology.RateTopology;
+import io.netpulse.processor.topology.SampleTime;
+import io.netpulse.processor.topology.ToolFigure;
+import io.netpulse.processor.topology.ToolOutputTopology;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RunValue;

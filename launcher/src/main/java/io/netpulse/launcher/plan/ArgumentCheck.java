@@ -1,9 +1,9 @@
-package io.netpulse.launcher.procedure;
+package io.netpulse.launcher.plan;
 
 import java.util.regex.Pattern;
 
 /**
- * Checks for values that end up in remote commands. Quoting ({@link RemoteCommand}) already makes
+ * Checks for values that end up in remote commands. Quoting ({@code RemoteCommand} in procedure) already makes
  * any value one argument; these reject values that can only be mistakes or attacks where a
  * newline, NUL or path separator makes no sense (interface names, user names, paths).
  */
@@ -54,12 +54,12 @@ public final class ArgumentCheck {
     return path.contains("=") ? "contains '='" : null;
   }
 
-  static boolean isEnvName(String name) {
+  public static boolean isEnvName(String name) {
     return ENV_NAME.matcher(name).matches();
   }
 
   /** Throws {@link IllegalArgumentException} naming {@code what} when {@code problem} is not null. */
-  static void require(String what, String value, String problem) {
+  public static void require(String what, String value, String problem) {
     if (problem != null) {
       throw new IllegalArgumentException(what + " '" + value.replace("\n", "\\n").replace("\0", "\\0")
           + "' " + problem);
