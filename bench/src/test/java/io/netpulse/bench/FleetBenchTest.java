@@ -6,7 +6,7 @@ import io.netpulse.common.event.Sample;
 import io.netpulse.processor.ProcessorSettings;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseResult;
-import io.netpulse.tools.parse.Parsers;
+import io.netpulse.tools.Parsers;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,6 @@ import io.netpulse.tools.parse.OutputParser;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
-import io.netpulse.tools.parse.Parsers;
 import io.netpulse.tools.parse.Text;
 
 import static org.assertj.core.api.Assertions.assertThat;

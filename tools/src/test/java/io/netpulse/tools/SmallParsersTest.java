@@ -2,7 +2,6 @@ package io.netpulse.tools;
 
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseResult;
-import io.netpulse.tools.parse.Parsers;
 
 import static io.netpulse.tools.Fixtures.find;
 import static io.netpulse.tools.Fixtures.lines;

@@ -7,7 +7,7 @@ import io.netpulse.tools.parse.OutputParser;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
-import io.netpulse.tools.parse.Parsers;
+import io.netpulse.tools.Parsers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -16,7 +16,7 @@ import io.netpulse.launcher.remote.HostPreparation;
 import io.netpulse.launcher.remote.RemoteFailure;
 import io.netpulse.launcher.remote.RemoteHost;
 import io.netpulse.launcher.remote.RemoteProcess;
-import io.netpulse.tools.parse.Parsers;
+import io.netpulse.tools.Parsers;
 import io.netpulse.processor.run.RunValueRules;
 import java.time.Duration;
 import java.util.ArrayList;

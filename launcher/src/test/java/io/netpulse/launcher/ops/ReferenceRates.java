@@ -5,7 +5,7 @@ import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.Json;
 import io.netpulse.tools.parse.LineParser;
 import io.netpulse.tools.parse.ParseContext;
-import io.netpulse.tools.parse.Parsers;
+import io.netpulse.tools.Parsers;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;

@@ -10,7 +10,7 @@ import io.netpulse.tools.parse.OutputParser;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
-import io.netpulse.tools.parse.Parsers;
+import io.netpulse.tools.Parsers;
 import java.io.IOException;
 import java.time.ZoneOffset;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.Json;
 import io.netpulse.tools.parse.ParseContext;
-import io.netpulse.tools.parse.Parsers;
+import io.netpulse.tools.Parsers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

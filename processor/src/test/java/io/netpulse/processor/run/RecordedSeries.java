@@ -3,7 +3,7 @@ package io.netpulse.processor.run;
 import io.netpulse.common.event.Sample;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseResult;
-import io.netpulse.tools.parse.Parsers;
+import io.netpulse.tools.Parsers;
 import io.netpulse.processor.topology.Recorded;
 import java.io.IOException;
 import java.io.InputStream;

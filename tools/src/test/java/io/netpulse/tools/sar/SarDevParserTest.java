@@ -4,7 +4,7 @@ import io.netpulse.tools.Fixtures;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
-import io.netpulse.tools.parse.Parsers;
+import io.netpulse.tools.Parsers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,8 +1,10 @@
-package io.netpulse.tools.parse;
+package io.netpulse.tools;
 
 import io.netpulse.tools.iperf.IperfParser;
 import io.netpulse.tools.iperf3.Iperf3Parser;
 import io.netpulse.tools.netperf.NetperfParser;
+import io.netpulse.tools.parse.LineParser;
+import io.netpulse.tools.parse.OutputParser;
 import io.netpulse.tools.ping.PingParser;
 import io.netpulse.tools.proc.ProcNetDevParser;
 import io.netpulse.tools.proc.ProcStatParser;
