@@ -15,8 +15,8 @@ final class Events {
 
   static RunEvent run(String run, String plan, String test, String type, int rep, RunEvent.Phase phase, long ts,
       String sut, String iface) {
-    return new RunEvent(RunEvent.SCHEMA, run, plan, test, rep, phase, ts, null, type, sut, iface, "exec-1",
-        new RunEvent.Steady(5000, 0.05, 0.01), new RunEvent.Planned(2000, 30_000, "steady"));
+    return RunEvent.ofRepetition(run, plan, test, rep, phase, ts, null, type, sut, iface).inExecution("exec-1",
+        new RunEvent.Steady(5000, 0.05, 0.01)).withPlanned(new RunEvent.Planned(2000, 30_000, "steady"));
   }
 
   static SteadyEvent steady(String run, String host, String iface, String metric, double value, long ts) {
@@ -38,7 +38,8 @@ final class Events {
     Double stddev = values.length > 1 ? Math.sqrt(sq / (values.length - 1)) : null;
     Double ci95 = stddev == null ? null : 4.303 * stddev / Math.sqrt(values.length);
     return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, byRep, values.length, mean, stddev, ci95,
-        List.of("sut", "peer"), List.of(), System.currentTimeMillis(), plan + "-20261201T100000Z");
+        List.of("sut", "peer"), List.of(), System.currentTimeMillis(), plan + "-20261201T100000Z", null, null, false,
+            null, values.length, null);
   }
 
   /** A result of one execution of a plan, labelled as the plan's {@code labels:} label it, stamped {@code ts}. */
@@ -46,6 +47,6 @@ final class Events {
       String metric, String unit, double... values) {
     ResultEvent r = result(plan, test, metric, unit, values);
     return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, r.values(), r.n(), r.mean(), r.stddev(),
-        r.ci95(), r.hosts(), List.of(), ts, execution, labels, List.of(), true, values.length, values.length);
+        r.ci95(), r.hosts(), List.of(), ts, execution, labels, List.of(), true, values.length, values.length, null);
   }
 }

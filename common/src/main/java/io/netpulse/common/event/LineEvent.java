@@ -23,17 +23,6 @@ public record LineEvent(int schema, String host, String source, String run, long
 
   public static final int SCHEMA = 1;
 
-  /** The layout before instance: it stays null. */
-  public LineEvent(int schema, String host, String source, String run, long seq, long ts, String line) {
-    this(schema, host, source, run, seq, ts, line, null, null, null);
-  }
-
-  /** The layout before epoch and gapMs: they stay null. */
-  public LineEvent(int schema, String host, String source, String run, long seq, long ts, String line,
-      String instance) {
-    this(schema, host, source, run, seq, ts, line, instance, null, null);
-  }
-
   public static LineEvent of(String host, String source, String run, long seq, long ts, String line) {
     return new LineEvent(SCHEMA, host, source, run, seq, ts, line, null, null, null);
   }

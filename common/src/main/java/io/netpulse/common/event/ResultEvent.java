@@ -62,26 +62,9 @@ public record ResultEvent(
     hostFacts = hostFacts == null ? List.of() : List.copyOf(hostFacts);
   }
 
-  /** The layout before stopReason: it stays null. */
-  public ResultEvent(int schema, String plan, String test, String metric, String unit,
-      SortedMap<Integer, Double> values, int n, double mean, Double stddev, Double ci95, List<String> hosts,
-      List<String> runs, long ts, String execution, Map<String, String> labels, List<HostInfo> hostFacts,
-      boolean finalResult, Integer repetitionsPlanned, int repetitionsCompleted) {
-    this(schema, plan, test, metric, unit, values, n, mean, stddev, ci95, hosts, runs, ts, execution, labels,
-        hostFacts, finalResult, repetitionsPlanned, repetitionsCompleted, null);
-  }
-
   /** Whether its execution was interrupted (SIGINT/SIGTERM) before the test's planned repetitions all ran. */
   public boolean interrupted() {
     return RunEvent.INTERRUPTED.equals(stopReason);
-  }
-
-  /** The layout of schema 1: no provenance, never final. */
-  public ResultEvent(int schema, String plan, String test, String metric, String unit,
-      SortedMap<Integer, Double> values, int n, double mean, Double stddev, Double ci95, List<String> hosts,
-      List<String> runs, long ts, String execution) {
-    this(schema, plan, test, metric, unit, values, n, mean, stddev, ci95, hosts, runs, ts, execution, null, null,
-        false, null, n);
   }
 
   /** Key on {@code results}: one execution's result of a test's metric. */

@@ -74,53 +74,18 @@ public record RunEvent(
     hostFacts = hostFacts == null ? null : java.util.List.copyOf(hostFacts);
   }
 
-  /** The layout before stopReason: it stays null. */
-  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
-      String reason, String type, String sut, String iface, String execution, Steady steady, Planned planned,
-      Climb climb, java.util.List<String> sharedWithNetpulse, java.util.Map<String, String> labels,
-      java.util.List<HostInfo> hostFacts, Integer repetitions) {
-    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady, planned, climb,
-        sharedWithNetpulse, labels, hostFacts, repetitions, null);
-  }
-
-  /** The layout before labels, hostFacts and repetitions: they stay null. */
-  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
-      String reason, String type, String sut, String iface, String execution, Steady steady, Planned planned,
-      Climb climb, java.util.List<String> sharedWithNetpulse) {
-    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady, planned, climb,
-        sharedWithNetpulse, null, null, null);
-  }
-
-  /** The layout before sharedWithNetpulse: it stays null. */
-  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
-      String reason, String type, String sut, String iface, String execution, Steady steady, Planned planned,
-      Climb climb) {
-    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady, planned, climb,
-        null);
-  }
-
-  /** The layout before climb: it stays null. */
-  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
-      String reason, String type, String sut, String iface, String execution, Steady steady, Planned planned) {
-    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady, planned, null);
-  }
-
-  /** The layout before planned: it stays null. */
-  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
-      String reason, String type, String sut, String iface, String execution, Steady steady) {
-    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady, null);
-  }
-
-  /** The layout before type, sut and iface: they stay null. */
-  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
-      String reason) {
-    this(schema, run, plan, test, repetition, phase, ts, reason, null, null, null);
-  }
-
-  /** The layout before execution and steady: they stay null. */
-  public RunEvent(int schema, String run, String plan, String test, int repetition, Phase phase, long ts,
+  /**
+   * A repetition's event entering {@code phase}, with the current schema and nothing more said: no execution, steady
+   * thresholds, timing, climb, hosts, labels or facts. The {@code with...} methods add those.
+   *
+   * @param type  the plan's test type; null when unknown
+   * @param sut   the host under test; null when unknown
+   * @param iface the SUT's interface whose sar rows give the result; null when unknown or not sar-based
+   */
+  public static RunEvent ofRepetition(String run, String plan, String test, int repetition, Phase phase, long ts,
       String reason, String type, String sut, String iface) {
-    this(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, null, null);
+    return new RunEvent(SCHEMA, run, plan, test, repetition, phase, ts, reason, type, sut, iface, null, null, null,
+        null, null, null, null, null, null);
   }
 
   /** The same event as part of {@code execution}, judged with {@code steady}. */

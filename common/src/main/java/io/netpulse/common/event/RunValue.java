@@ -44,39 +44,9 @@ public record RunValue(
   /** 2: keyed per execution; labels, hostFacts, repetitionsPlanned. */
   public static final int SCHEMA = 2;
 
-  /** The layout before stopReason: it stays null. */
-  public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
-      String unit, String host, String iface, long inputs, long windowStart, long windowEnd, String execution,
-      java.util.Map<String, String> labels, java.util.List<HostInfo> hostFacts, Integer repetitionsPlanned,
-      Boolean endOfTest) {
-    this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd,
-        execution, labels, hostFacts, repetitionsPlanned, endOfTest, null);
-  }
-
-  /** Without provenance. */
-  public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
-      String unit, String host, String iface, long inputs, long windowStart, long windowEnd, String execution) {
-    this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd,
-        execution, null, null, null, null);
-  }
-
-  /** A value with provenance. */
-  public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
-      String unit, String host, String iface, long inputs, long windowStart, long windowEnd, String execution,
-      java.util.Map<String, String> labels, java.util.List<HostInfo> hostFacts, Integer repetitionsPlanned) {
-    this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd,
-        execution, labels, hostFacts, repetitionsPlanned, null);
-  }
-
   /** Whether this is an end-of-test marker rather than a value. */
   public boolean marker() {
     return Boolean.TRUE.equals(endOfTest);
-  }
-
-  /** Without an execution. */
-  public RunValue(int schema, String run, String plan, String test, int repetition, String metric, double value,
-      String unit, String host, String iface, long inputs, long windowStart, long windowEnd) {
-    this(schema, run, plan, test, repetition, metric, value, unit, host, iface, inputs, windowStart, windowEnd, null);
   }
 
   /** Key of the three-run statistics this value belongs to: one execution's test and metric. */

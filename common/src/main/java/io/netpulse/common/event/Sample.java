@@ -33,14 +33,8 @@ public record Sample(
 
   public static final int SCHEMA = 1;
 
-  /** The layout before instance: it stays null. */
-  public Sample(int schema, String metric, double value, String unit, String host, String iface, long ts, String run,
-      String source, boolean summary, String test) {
-    this(schema, metric, value, unit, host, iface, ts, run, source, summary, test, null);
-  }
-
   public static Sample of(String metric, double value, String unit, String iface, long ts) {
-    return new Sample(SCHEMA, metric, value, unit, null, iface, ts, null, null, false, null);
+    return new Sample(SCHEMA, metric, value, unit, null, iface, ts, null, null, false, null, null);
   }
 
   public Sample withOrigin(String host, String run, String source) {

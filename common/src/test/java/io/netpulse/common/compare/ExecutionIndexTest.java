@@ -27,7 +27,7 @@ class ExecutionIndexTest {
       byRep.put(i + 1, values[i]);
     }
     return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, "bit/s", byRep, values.length, 0, null, null,
-        List.of("sut"), List.of(), ts, execution, labels, List.of(), false, 3, values.length);
+        List.of("sut"), List.of(), ts, execution, labels, List.of(), false, 3, values.length, null);
   }
 
   private static void add(ExecutionIndex index, ResultEvent r) {
@@ -96,7 +96,8 @@ class ExecutionIndexTest {
   void anOlderProducersResultWithoutExecutionStandsForItsPlan() {
     ExecutionIndex index = new ExecutionIndex(T);
     add(index, result("old", null, "rx", "rx_bps", 5, null, 1, 2));
-    index.add("foreign", new ResultEvent(1, "old", "rx", null, null, null, 0, 0, null, null, null, null, 9, null));
+    index.add("foreign", new ResultEvent(1, "old", "rx", null, null, null, 0, 0, null, null, null, null, 9, null, null,
+        null, false, null, 0, null));
     assertThat(index.executions()).extracting(ExecutionIndex.Summary::select).containsExactly("old");
     ExecutionResults old = index.resolve("old");
     assertThat(old.execution()).isNull();

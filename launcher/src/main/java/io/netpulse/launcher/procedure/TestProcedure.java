@@ -66,7 +66,7 @@ public record TestProcedure(
    * (whose series the sar results are taken from).
    */
   public RunEvent runEvent(String run, String plan, int repetition, RunEvent.Phase phase, long ts, String reason) {
-    return new RunEvent(RunEvent.SCHEMA, run, plan, test.name(), repetition, phase, ts, reason,
-        test.type().yamlName(), test.sut(), sutIface());
+    return RunEvent.ofRepetition(run, plan, test.name(), repetition, phase, ts, reason, test.type().yamlName(),
+        test.sut(), sutIface());
   }
 }

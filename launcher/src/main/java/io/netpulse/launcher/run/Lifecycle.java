@@ -118,8 +118,9 @@ final class Lifecycle {
   static void failAll(ExecutionContext ctx, TestSpec test, String reason) {
     for (int rep = 1; rep <= test.repetitions(); rep++) {
       String run = RunIds.run(ctx.execution(), test, rep);
-      ctx.publisher().publish(RunEvents.of(run, ctx.plan().name(), test.name(), test.type().yamlName(), rep,
-          Phase.FAILED, System.currentTimeMillis(), reason, test.sut(), null).inExecution(ctx.execution(), steady(ctx))
+      ctx.publisher().publish(RunEvent.ofRepetition(run, ctx.plan().name(), test.name(), rep, Phase.FAILED,
+          System.currentTimeMillis(), reason, test.type().yamlName(), test.sut(), null).inExecution(ctx.execution(),
+              steady(ctx))
           .withSharedWithNetpulse(shared(ctx, test)).withPlanLabels(ctx.plan().labels(), test.repetitions()));
     }
   }
@@ -128,15 +129,5 @@ final class Lifecycle {
   static RunEvent.Steady steady(ExecutionContext ctx) {
     var s = ctx.plan().steady();
     return new RunEvent.Steady(s.window().toMillis(), s.spreadPercent() / 100, s.risePercent() / 100);
-  }
-
-  private static final class RunEvents {
-    private RunEvents() {}
-
-    static RunEvent of(String run, String plan, String test, String type, int repetition, Phase phase, long ts,
-        String reason, String sut, String iface) {
-      return new RunEvent(RunEvent.SCHEMA, run, plan, test, repetition, phase, ts, reason, type, sut, iface, null,
-          null);
-    }
   }
 }

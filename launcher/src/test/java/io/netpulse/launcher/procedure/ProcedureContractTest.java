@@ -97,8 +97,8 @@ class ProcedureContractTest {
         """);
     TestProcedure rx = Procedures.build(plan, plan.tests().get(0), ProceduresTest.FOUR_QUEUES);
     RunEvent e = rx.runEvent("run-1", plan.name(), 2, RunEvent.Phase.MEASURING, 5L, null);
-    assertThat(e).isEqualTo(new RunEvent(RunEvent.SCHEMA, "run-1", "p", "into-sut", 2, RunEvent.Phase.MEASURING, 5L,
-        null, "rx_bandwidth", "sut", "eth0"));
+    assertThat(e).isEqualTo(RunEvent.ofRepetition("run-1", "p", "into-sut", 2, RunEvent.Phase.MEASURING, 5L, null,
+        "rx_bandwidth", "sut", "eth0"));
     TestProcedure lat = Procedures.build(plan, plan.tests().get(1), ProceduresTest.FOUR_QUEUES);
     RunEvent l = lat.runEvent("run-1", plan.name(), 1, RunEvent.Phase.DONE, 9L, "ok");
     assertThat(l.type()).isEqualTo("latency");

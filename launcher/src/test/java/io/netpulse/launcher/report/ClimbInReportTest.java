@@ -34,7 +34,8 @@ class ClimbInReportTest {
     TreeMap<Integer, Double> values = new TreeMap<>();
     values.put(1, 4003.0);
     ResultEvent result = new ResultEvent(ResultEvent.SCHEMA, "p", "cc", "tcp_estab", "connections", values, 1,
-        4003.0, null, null, List.of("sut"), List.of(run), t + 10_000, "p-20261130T120000Z");
+        4003.0, null, null, List.of("sut"), List.of(run), t + 10_000, "p-20261130T120000Z", null, null, false, null, 1,
+            null);
     PlanReport report = new PlanReport("p", "netpulse.results", t + 20_000, List.of(new MetricSection(result,
         "concurrent_connections", "tcp_estab", "connections", List.of(rep), List.of())));
     StringWriter md = new StringWriter();
@@ -49,7 +50,7 @@ class ClimbInReportTest {
   }
 
   private static RunEvent event(String run, Phase phase, long ts, RunEvent.Climb climb) {
-    return new RunEvent(RunEvent.SCHEMA, run, "p", "cc", 1, phase, ts, null, "concurrent_connections", "sut", null,
-        "p-20261130T120000Z", null, null, climb);
+    return RunEvent.ofRepetition(run, "p", "cc", 1, phase, ts, null, "concurrent_connections", "sut", null)
+        .inExecution("p-20261130T120000Z", null).withClimb(climb);
   }
 }

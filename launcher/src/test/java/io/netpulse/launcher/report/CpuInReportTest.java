@@ -49,7 +49,7 @@ class CpuInReportTest {
     TreeMap<Integer, Double> values = new TreeMap<>();
     values.put(1, 1e5);
     ResultEvent result = new ResultEvent(ResultEvent.SCHEMA, "p", "rx", "rx_pps", "packets/s", values, 1, 1e5, null,
-        null, List.of("sut"), List.of(RUN), T + 10_000, "p-20261201T100000Z");
+        null, List.of("sut"), List.of(RUN), T + 10_000, "p-20261201T100000Z", null, null, false, null, 1, null);
     PlanReport report = new PlanReport("p", "netpulse.results", T + 20_000, List.of(new MetricSection(result,
         "rx_pps", "rx_pps", "packets/s", List.of(rep), List.of())));
     StringWriter md = new StringWriter();
@@ -66,13 +66,13 @@ class CpuInReportTest {
 
     // a run from before netpulse recorded CPU: no note, a dash in the table
     RunLifecycles older = new RunLifecycles();
-    older.add(new RunEvent(RunEvent.SCHEMA, RUN, "p", "rx", 1, Phase.MEASURING, T, null, "rx_pps", "sut", "eth0"));
-    older.add(new RunEvent(RunEvent.SCHEMA, RUN, "p", "rx", 1, Phase.DONE, T + 10_000, null, "rx_pps", "sut", "eth0"));
+    older.add(RunEvent.ofRepetition(RUN, "p", "rx", 1, Phase.MEASURING, T, null, "rx_pps", "sut", "eth0"));
+    older.add(RunEvent.ofRepetition(RUN, "p", "rx", 1, Phase.DONE, T + 10_000, null, "rx_pps", "sut", "eth0"));
     assertThat(older.repetition(RUN).orElseThrow().cpuNote()).isNull();
   }
 
   private static RunEvent event(Phase phase, long ts, List<String> shared) {
-    return new RunEvent(RunEvent.SCHEMA, RUN, "p", "rx", 1, phase, ts, null, "rx_pps", "sut", "eth0",
-        "p-20261201T100000Z", null, null, null).withSharedWithNetpulse(shared);
+    return RunEvent.ofRepetition(RUN, "p", "rx", 1, phase, ts, null, "rx_pps", "sut", "eth0")
+        .inExecution("p-20261201T100000Z", null).withSharedWithNetpulse(shared);
   }
 }

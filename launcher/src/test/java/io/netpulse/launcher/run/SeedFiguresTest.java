@@ -21,7 +21,8 @@ class SeedFiguresTest {
 
   private static ResultEvent result(String test, String metric, String unit, double r1, double r2) {
     return new ResultEvent(ResultEvent.SCHEMA, "p", test, metric, unit, new TreeMap<>(Map.of(1, r1, 2, r2)), 2,
-        (r1 + r2) / 2, Math.abs(r1 - r2) / Math.sqrt(2), 10_000.0, List.of("sut"), List.of("r1", "r2"), 0L, "e");
+        (r1 + r2) / 2, Math.abs(r1 - r2) / Math.sqrt(2), 10_000.0, List.of("sut"), List.of("r1", "r2"), 0L, "e", null,
+            null, false, null, 2, null);
   }
 
   private static ExecutionReport report() throws Exception {

@@ -139,7 +139,8 @@ final class RunValueCalculator {
   private static RunValue runValue(String run, RepetitionState rep, RunValueRules.Rule rule, double value,
       String host, String iface, long inputs) {
     return new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), value, rule.unit(),
-        host, iface, inputs, rep.start, rep.end, rep.execution, rep.labels, rep.hostFacts, rep.repetitionsPlanned);
+        host, iface, inputs, rep.start, rep.end, rep.execution, rep.labels, rep.hostFacts, rep.repetitionsPlanned,
+            null, null);
   }
 
   static List<Sample> of(List<Sample> samples, String metric) {

@@ -108,7 +108,8 @@ public final class ToolOutputTopology {
       Sample placed = s.withOrigin(out.host(), out.run(), out.tool());
       if (placed.ts() <= 0) { // whole-run figures carry no time of their own: the tool's end
         placed = new Sample(placed.schema(), placed.metric(), placed.value(), placed.unit(), placed.host(),
-            placed.iface(), reference, placed.run(), placed.source(), placed.summary(), placed.test());
+            placed.iface(), reference, placed.run(), placed.source(), placed.summary(), placed.test(),
+            placed.instance());
       }
       outcomes.add(ParseTopology.Outcome.of(
           new ToolFigure(out.run(), out.test(), out.repetition(), out.instance(), placed)));

@@ -63,7 +63,7 @@ public final class RecordedReplay {
   private ProducerRecord<String, byte[]> phase(int repetition, Phase phase, long ts) {
     String run = runId(repetition);
     return new ProducerRecord<>(topics.runs(), run,
-        Json.bytes(new RunEvent(RunEvent.SCHEMA, run, PLAN, TEST, repetition, phase, ts, null)));
+        Json.bytes(RunEvent.ofRepetition(run, PLAN, TEST, repetition, phase, ts, null, null, null, null)));
   }
 
   /** The sar lines of one host, with run id {@code run} (null for fleet monitoring). */

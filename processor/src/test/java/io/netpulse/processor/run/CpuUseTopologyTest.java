@@ -81,7 +81,7 @@ class CpuUseTopologyTest {
   }
 
   private void phase(String run, Phase phase, long ts) {
-    RunEvent e = new RunEvent(RunEvent.SCHEMA, run, "plan-c", "pps", 1, phase, ts, null, "rx_pps", "sut", "eth0")
+    RunEvent e = RunEvent.ofRepetition(run, "plan-c", "pps", 1, phase, ts, null, "rx_pps", "sut", "eth0")
         .inExecution("plan-c-1", null);
     driver.runs.pipeInput(run, Json.bytes(e), ts);
   }

@@ -44,7 +44,7 @@ class ResultsTopologyTest {
 
   private void value(int repetition, double v, String host) {
     RunValue rv = new RunValue(RunValue.SCHEMA, "run-" + repetition, "plan-a", "rx_bandwidth", repetition, "rx_bps",
-        v, "bit/s", host, "eth0", 10, 1000L * repetition, 1000L * repetition + 500);
+        v, "bit/s", host, "eth0", 10, 1000L * repetition, 1000L * repetition + 500, null, null, null, null, null, null);
     values.pipeInput(rv.resultKey(), rv);
   }
 
@@ -57,7 +57,8 @@ class ResultsTopologyTest {
     RunValue rv = new RunValue(RunValue.SCHEMA, execution + "-r" + repetition, "plan-a", "rx_bandwidth", repetition,
         "rx_bps", v, "bit/s", "sut", "eth0", 10, 1000L * repetition, 1000L * repetition + 500, execution, labels,
         List.of(new HostInfo("sut", "6.1.0", "Xeon", 2, 8_000_000L, "eth0", "ena", 2, 2, 9001,
-            java.util.Map.of("tcp-segmentation-offload", "on"), java.util.Map.of("iperf3", "iperf 3.12"))), planned);
+            java.util.Map.of("tcp-segmentation-offload", "on"), java.util.Map.of("iperf3", "iperf 3.12"))), planned,
+                null, null);
     values.pipeInput(rv.resultKey(), rv);
   }
 
@@ -163,7 +164,7 @@ class ResultsTopologyTest {
 
   private void marker(String execution, int repetition) {
     RunValue m = new RunValue(RunValue.SCHEMA, execution + "-r" + repetition, "plan-a", "rx_bandwidth", repetition,
-        "rx_bps", 0, "bit/s", null, "eth0", 0, 0, 1000, execution, java.util.Map.of(), List.of(), 2, true);
+        "rx_bps", 0, "bit/s", null, "eth0", 0, 0, 1000, execution, java.util.Map.of(), List.of(), 2, true, null);
     values.pipeInput(m.resultKey(), m);
   }
 

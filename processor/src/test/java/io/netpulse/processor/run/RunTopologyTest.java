@@ -58,13 +58,14 @@ class RunTopologyTest {
   }
 
   private void phase(String run, String test, int repetition, Phase phase, long ts) {
-    runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", test, repetition, phase, ts, null)), ts);
+    runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", test, repetition, phase, ts, null, null, null,
+        null)), ts);
   }
 
   /** A lifecycle event as the launcher writes it: the test's name, its plan type, SUT and interface. */
   private void typedPhase(String run, String test, String type, String sut, String iface, Phase phase, long ts) {
-    runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", test, 1, phase, ts, null, type, sut,
-        iface)), ts);
+    runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", test, 1, phase, ts, null, type, sut, iface)),
+        ts);
   }
 
   private void sample(Sample s) {
@@ -86,7 +87,8 @@ class RunTopologyTest {
     for (Sample s : RecordedSeries.sar("ramp-plateau.txt", "sut", "run-1")) {
       sample(s);
       // the peer sees a small share of the traffic on its own interface: not the SUT
-      sample(new Sample(1, s.metric(), s.value() / 50, s.unit(), "peer", "eth0", s.ts(), "run-1", "sar-dev", false, null));
+      sample(new Sample(1, s.metric(), s.value() / 50, s.unit(), "peer", "eth0", s.ts(), "run-1", "sar-dev", false,
+          null, null));
     }
     phase("run-1", "rx_bandwidth", 1, Phase.DONE, T + 10_000);
     RunValue v = latestByRepetitionAndMetric().get("1/rx_bps");
@@ -214,8 +216,9 @@ class RunTopologyTest {
     // the unsettled series never settles under the default 5 % spread; a run that allows 60 % over 3 s does
     List<Sample> series = RecordedSeries.sar("unsettled.txt", "sut", "run-10").stream()
         .filter(s -> s.metric().equals("rx_bps") && s.iface().equals("lo")).toList();
-    runs.pipeInput("run-10", Json.bytes(new RunEvent(RunEvent.SCHEMA, "run-10", "plan-a", "rx", 1, Phase.WARMUP,
-        series.get(0).ts(), null, "rx_bandwidth", "sut", "lo", "plan-a-x", new RunEvent.Steady(3000, 0.6, 0.005))),
+    runs.pipeInput("run-10", Json.bytes(RunEvent.ofRepetition("run-10", "plan-a", "rx", 1, Phase.WARMUP,
+        series.get(0).ts(), null, "rx_bandwidth", "sut", "lo").inExecution("plan-a-x", new RunEvent.Steady(3000, 0.6,
+        0.005))),
         series.get(0).ts());
     series.forEach(this::sample);
     List<SteadyEvent> settled = steady.readValuesToList();
@@ -229,18 +232,21 @@ class RunTopologyTest {
     long t0 = T;
     typedPhase("run-11", "cc", "concurrent_connections", "server", null, Phase.PREPARING, t0 - 20_000);
     for (long t = t0 - 15_000; t < t0; t += 1000) { // samplers run before the clients: flat, pre-traffic
-      sample(new Sample(1, "rx_pps", 5000, "packets/s", "server", "eth0", t, "run-11", "sar-dev", false, null));
-      sample(new Sample(1, "tcp_estab", 1, "connections", "server", null, t, "run-11", "ss-summary", false, null));
+      sample(new Sample(1, "rx_pps", 5000, "packets/s", "server", "eth0", t, "run-11", "sar-dev", false, null, null));
+      sample(new Sample(1, "tcp_estab", 1, "connections", "server", null, t, "run-11", "ss-summary", false, null,
+          null));
     }
     assertThat(steady.readValuesToList()).isEmpty();
     typedPhase("run-11", "cc", "concurrent_connections", "server", null, Phase.WARMUP, t0);
     for (long t = t0; t < t0 + 12_000; t += 1000) { // the client JVM still starting: estab flat at 1
-      sample(new Sample(1, "tcp_estab", 1, "connections", "server", null, t, "run-11", "ss-summary", false, null));
+      sample(new Sample(1, "tcp_estab", 1, "connections", "server", null, t, "run-11", "ss-summary", false, null,
+          null));
     }
     assertThat(steady.readValuesToList()).as("flat before any rise").isEmpty();
     for (long t = t0 + 12_000; t < t0 + 30_000; t += 1000) { // ramp to 3000 in 3 s, then held
       double estab = Math.min(3000, 1 + (t - t0 - 11_000) / 1000 * 1000);
-      sample(new Sample(1, "tcp_estab", estab, "connections", "server", null, t, "run-11", "ss-summary", false, null));
+      sample(new Sample(1, "tcp_estab", estab, "connections", "server", null, t, "run-11", "ss-summary", false, null,
+          null));
     }
     List<SteadyEvent> settled = steady.readValuesToList();
     assertThat(settled).hasSize(1);
@@ -253,13 +259,13 @@ class RunTopologyTest {
     RunEvent.Steady own = new RunEvent.Steady(3000, 0.05, 0.005);
     for (Phase p : List.of(Phase.PREPARING, Phase.WARMUP)) {
       long ts = p == Phase.PREPARING ? t0 - 3000 : t0;
-      runs.pipeInput("run-12", Json.bytes(new RunEvent(RunEvent.SCHEMA, "run-12", "plan-a", "cc", 1, p, ts, null,
-          "concurrent_connections", "sut", null, "plan-a-x", own)), ts);
+      runs.pipeInput("run-12", Json.bytes(RunEvent.ofRepetition("run-12", "plan-a", "cc", 1, p, ts, null,
+          "concurrent_connections", "sut", null).inExecution("plan-a-x", own)), ts);
     }
     double[] estab = {1, 1, 1500, 3001, 3001, 3001, 3001, 3001, 3001};
     for (int i = 0; i < estab.length; i++) {
       sample(new Sample(1, "tcp_estab", estab[i], "connections", "sut", null, t0 + 500 + i * 1000L, "run-12",
-          "ss-summary", false, null));
+          "ss-summary", false, null, null));
     }
     List<SteadyEvent> settled = steady.readValuesToList();
     assertThat(settled).hasSize(1);
@@ -321,14 +327,14 @@ class RunTopologyTest {
     for (int rep = 1; rep <= 2; rep++) {
       String run = exec + "-r" + rep;
       long t = T + rep * 10_000L;
-      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, Phase.PREPARING, t,
-          null, "rx_pps", "sut", "eth0", exec, null).withPlanLabels(labels, 2).withHostFacts(facts)), t);
-      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, Phase.MEASURING, t + 1,
-          null, "rx_pps", "sut", "eth0", exec, null).withPlanLabels(labels, 2)), t + 1);
+      runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", rep, Phase.PREPARING, t, null,
+          "rx_pps", "sut", "eth0").inExecution(exec, null).withPlanLabels(labels, 2).withHostFacts(facts)), t);
+      runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", rep, Phase.MEASURING, t + 1, null,
+          "rx_pps", "sut", "eth0").inExecution(exec, null).withPlanLabels(labels, 2)), t + 1);
       sample(Sample.of("rx_pps", 100 * rep, "packets/s", "eth0", t + 1_000).withOrigin("sut", run, "sar-dev"));
-      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep,
-          rep == 1 ? Phase.DONE : Phase.FAILED, t + 2_000, rep == 1 ? null : "client died", "rx_pps", "sut", "eth0",
-          exec, null).withPlanLabels(labels, 2)), t + 2_000);
+      runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", rep,
+          rep == 1 ? Phase.DONE : Phase.FAILED, t + 2_000, rep == 1 ? null : "client died", "rx_pps", "sut",
+          "eth0").inExecution(exec, null).withPlanLabels(labels, 2)), t + 2_000);
     }
     List<RunValue> out = values.readValuesToList();
     assertThat(out).hasSize(2);
@@ -356,13 +362,14 @@ class RunTopologyTest {
     for (int rep = 1; rep <= 2; rep++) {
       String run = exec + "-r" + rep;
       long t = T + rep * 10_000L;
-      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, Phase.PREPARING, t,
-          null, "rx_pps", "sut", "eth0", exec, null).withPlanLabels(Map.of(), 3)), t);
-      runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, Phase.MEASURING, t + 1,
-          null, "rx_pps", "sut", "eth0", exec, null).withPlanLabels(Map.of(), 3)), t + 1);
+      runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", rep, Phase.PREPARING, t, null,
+          "rx_pps", "sut", "eth0").inExecution(exec, null).withPlanLabels(Map.of(), 3)), t);
+      runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", rep, Phase.MEASURING, t + 1, null,
+          "rx_pps", "sut", "eth0").inExecution(exec, null).withPlanLabels(Map.of(), 3)), t + 1);
       sample(Sample.of("rx_pps", 100 * rep, "packets/s", "eth0", t + 1_000).withOrigin("sut", run, "sar-dev"));
-      RunEvent end = new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", rep, rep == 1 ? Phase.DONE : Phase.FAILED,
-          t + 2_000, rep == 1 ? null : "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C)", "rx_pps", "sut", "eth0", exec, null)
+      RunEvent end = RunEvent.ofRepetition(run, "plan-a", "pps", rep, rep == 1 ? Phase.DONE : Phase.FAILED, t + 2_000,
+          rep == 1 ? null : "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C)", "rx_pps", "sut", "eth0").inExecution(exec,
+          null)
           .withPlanLabels(Map.of(), 3);
       runs.pipeInput(run, Json.bytes(rep == 1 ? end : end.withStopReason(RunEvent.INTERRUPTED)), t + 2_000);
     }
@@ -379,11 +386,11 @@ class RunTopologyTest {
     // that is not the last planned one ends nothing
     String exec2 = "plan-a-20261201T120000Z";
     long t = T + 60_000;
-    runs.pipeInput(exec2 + "-r2", Json.bytes(new RunEvent(RunEvent.SCHEMA, exec2 + "-r2", "plan-a", "pps", 2,
-        Phase.FAILED, t, "port in use", "rx_pps", "sut", "eth0", exec2, null).withPlanLabels(Map.of(), 3)), t);
+    runs.pipeInput(exec2 + "-r2", Json.bytes(RunEvent.ofRepetition(exec2 + "-r2", "plan-a", "pps", 2, Phase.FAILED, t,
+        "port in use", "rx_pps", "sut", "eth0").inExecution(exec2, null).withPlanLabels(Map.of(), 3)), t);
     assertThat(values.isEmpty()).isTrue();
-    runs.pipeInput(exec2 + "-r3", Json.bytes(new RunEvent(RunEvent.SCHEMA, exec2 + "-r3", "plan-a", "pps", 3,
-        Phase.FAILED, t + 1, "interrupted", "rx_pps", "sut", "eth0", exec2, null).withPlanLabels(Map.of(), 3)
+    runs.pipeInput(exec2 + "-r3", Json.bytes(RunEvent.ofRepetition(exec2 + "-r3", "plan-a", "pps", 3, Phase.FAILED,
+        t + 1, "interrupted", "rx_pps", "sut", "eth0").inExecution(exec2, null).withPlanLabels(Map.of(), 3)
         .withStopReason(RunEvent.INTERRUPTED)), t + 1);
     RunValue next = values.readValue();
     assertThat(next.marker()).isTrue();
@@ -394,13 +401,13 @@ class RunTopologyTest {
     String exec3 = "plan-a-20261201T130000Z";
     String run = exec3 + "-r1";
     long t3 = T + 120_000;
-    runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", 1, Phase.MEASURING, t3,
-        null, "rx_pps", "sut", "eth0", exec3, null).withPlanLabels(Map.of(), 3)), t3);
+    runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", 1, Phase.MEASURING, t3, null, "rx_pps",
+        "sut", "eth0").inExecution(exec3, null).withPlanLabels(Map.of(), 3)), t3);
     sample(Sample.of("rx_pps", 700, "packets/s", "eth0", t3 + 1_000).withOrigin("sut", run, "sar-dev"));
-    runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", 1, Phase.STOPPING, t3 + 2_000,
-        null, "rx_pps", "sut", "eth0", exec3, null).withPlanLabels(Map.of(), 3)), t3 + 2_000);
-    runs.pipeInput(run, Json.bytes(new RunEvent(RunEvent.SCHEMA, run, "plan-a", "pps", 1, Phase.FAILED, t3 + 2_100,
-        "interrupted", "rx_pps", "sut", "eth0", exec3, null).withPlanLabels(Map.of(), 3)
+    runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", 1, Phase.STOPPING, t3 + 2_000, null,
+        "rx_pps", "sut", "eth0").inExecution(exec3, null).withPlanLabels(Map.of(), 3)), t3 + 2_000);
+    runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", 1, Phase.FAILED, t3 + 2_100,
+        "interrupted", "rx_pps", "sut", "eth0").inExecution(exec3, null).withPlanLabels(Map.of(), 3)
         .withStopReason(RunEvent.INTERRUPTED)), t3 + 2_100);
     List<RunValue> closed = values.readValuesToList();
     assertThat(closed).extracting(RunValue::marker).containsExactly(false, true);
@@ -484,7 +491,7 @@ class RunTopologyTest {
 
   @Test
   void aLifecycleWithTypeSutAndIfaceRoundTripsThroughJsonAndOldEventsReadAsNull() throws Exception {
-    RunEvent typed = new RunEvent(RunEvent.SCHEMA, "r", "p", "t", 1, Phase.DONE, T, null, "latency", "sut", "eth0");
+    RunEvent typed = RunEvent.ofRepetition("r", "p", "t", 1, Phase.DONE, T, null, "latency", "sut", "eth0");
     assertThat(Json.read(Json.bytes(typed), RunEvent.class)).isEqualTo(typed);
     RunEvent old = Json.read(("{\"schema\":1,\"run\":\"r\",\"plan\":\"p\",\"test\":\"t\",\"repetition\":1,"
         + "\"phase\":\"DONE\",\"ts\":5}").getBytes(), RunEvent.class);

@@ -51,7 +51,7 @@ final class WholeProcessorDriver implements AutoCloseable {
 
   /** Repetition 1 of a {@code type} test of plan-i (SUT "sut") enters {@code phase} at {@code ts}. */
   void phase(String run, String type, Phase phase, long ts, RunEvent.Steady steady) {
-    RunEvent e = new RunEvent(RunEvent.SCHEMA, run, "plan-i", type, 1, phase, ts, null, type, "sut", null)
+    RunEvent e = RunEvent.ofRepetition(run, "plan-i", type, 1, phase, ts, null, type, "sut", null)
         .inExecution("plan-i-1", steady);
     runs.pipeInput(run, Json.bytes(e), ts);
   }

@@ -64,16 +64,17 @@ class EventSchemaTest {
       TestInputTopic<String, String> lines = input(driver, TOPICS.lines());
       TestInputTopic<String, String> runs = input(driver, TOPICS.runs());
       TestInputTopic<String, String> tools = input(driver, TOPICS.toolOutput());
-      // the launcher's layout (type, SUT, interface) and the older one without them
-      String measuring = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.MEASURING, t, null,
+      // the launcher's event (type, SUT, interface) and one without them
+      String measuring = Json.text(RunEvent.ofRepetition("r1", "p", "rx_bandwidth", 1, Phase.MEASURING, t, null,
           "rx_bandwidth", "sut", "lo").withPlanLabels(Map.of("instance_type", "c7.large"), 1));
       // the PREPARING event carries the test's hosts' facts (schema 2)
-      String preparing = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.PREPARING, t - 1,
-          null, "rx_bandwidth", "sut", "lo").withPlanLabels(Map.of("instance_type", "c7.large"), 1)
+      String preparing = Json.text(RunEvent.ofRepetition("r1", "p", "rx_bandwidth", 1, Phase.PREPARING, t - 1, null,
+          "rx_bandwidth", "sut", "lo").withPlanLabels(Map.of("instance_type", "c7.large"), 1)
           .withHostFacts(List.of(new HostInfo("sut", "6.1.0", "Xeon", 2, 8_000_000L, "lo", "unknown", 1, 1, 65536,
               null, Map.of("sar", "sysstat version 12.6.1")))));
       runs.pipeInput("r1", preparing, t - 1);
-      String done = Json.text(new RunEvent(RunEvent.SCHEMA, "r1", "p", "rx_bandwidth", 1, Phase.DONE, t + 10_000, "ok"));
+      String done = Json.text(RunEvent.ofRepetition("r1", "p", "rx_bandwidth", 1, Phase.DONE, t + 10_000, "ok", null,
+          null, null));
       runs.pipeInput("r1", measuring, t);
       long seq = 0;
       String firstLine = null;
@@ -102,16 +103,16 @@ class EventSchemaTest {
       String collectorLine = Json.text(new LineEvent(LineEvent.SCHEMA, "sut", "ss-summary", null, 1000, t,
           "TCP:   3 (estab 1, closed 0, orphaned 0, timewait 0)", null, t - 60_000, 10_810L));
       // a concurrent-connections repetition's last event says what ended its climb
-      String climbed = Json.text(new RunEvent(RunEvent.SCHEMA, "r2", "p", "concurrent_connections", 1, Phase.DONE,
-          t + 10_000, null, "concurrent_connections", "sut", null, "p-20261130T054856Z", null, null,
-          new RunEvent.Climb("client_ports", "client", "peer: client ports exhausted at 4000"))
+      String climbed = Json.text(RunEvent.ofRepetition("r2", "p", "concurrent_connections", 1, Phase.DONE, t + 10_000,
+          null, "concurrent_connections", "sut", null).inExecution("p-20261130T054856Z", null)
+          .withClimb(new RunEvent.Climb("client_ports", "client", "peer: client ports exhausted at 4000"))
           .withSharedWithNetpulse(List.of("sut", "peer"))); // its hosts are the machine netpulse runs on
       runs.pipeInput("r2", climbed, t + 10_000);
       inputs = new String[] {measuring, done, firstLine, tool, collectorLine, climbed};
       driver.advanceWallClockTime(RateTopology.DEFAULT_EMIT_EVERY); // rates are emitted on a wall-clock tick
 
       // Ctrl-C: the repetition under way FAILED with stopReason, and the result final with what was completed
-      String interrupted = Json.text(new RunEvent(RunEvent.SCHEMA, "r3", "p", "rx_bandwidth", 2, Phase.FAILED, t,
+      String interrupted = Json.text(RunEvent.ofRepetition("r3", "p", "rx_bandwidth", 2, Phase.FAILED, t,
           "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C)", "rx_bandwidth", "sut", "lo").withPlanLabels(Map.of(), 3)
           .withStopReason(RunEvent.INTERRUPTED));
       assertValid("run-event", List.of(inputs[0], inputs[1], inputs[5], preparing, interrupted));

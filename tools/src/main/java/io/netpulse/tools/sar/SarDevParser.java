@@ -216,7 +216,7 @@ public final class SarDevParser implements LineParser {
   private static Sample sample(String metric, double value, String unit, String iface, long ts,
       boolean summary, String test) {
     // the canonical constructor, not of().asSummary().withTest(): three records less per sample
-    return new Sample(Sample.SCHEMA, metric, value, unit, null, iface, ts, null, null, summary, test);
+    return new Sample(Sample.SCHEMA, metric, value, unit, null, iface, ts, null, null, summary, test, null);
   }
 
   private static ZoneId zoneOf(ParseContext context) {
