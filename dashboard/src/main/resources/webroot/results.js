@@ -137,8 +137,8 @@
     }));
     const only = [];
     if (c.comparisons.length === 0) only.push('A and B have no test and metric in common.');
-    if (c.only_in_a.length) only.push('only in A (not compared): ' + c.only_in_a.join(', '));
-    if (c.only_in_b.length) only.push('only in B (not compared): ' + c.only_in_b.join(', '));
+    if (c.onlyInA.length) only.push('only in A (not compared): ' + c.onlyInA.join(', '));
+    if (c.onlyInB.length) only.push('only in B (not compared): ' + c.onlyInB.join(', '));
     $('compare-only').textContent = only.join(' · ');
   }
 

@@ -110,12 +110,12 @@ class CompareAgreesWithDashboardTest {
         assertThat(rows.get("latency/rtt_avg_ms").path("verdict").asText()).isEqualTo("no significant difference");
         assertThat(rows.get("latency/rtt_avg_ms").path("direction").asText()).isEqualTo("lower_is_better");
         assertThat(rows.get("single/trans_per_s").path("verdict").asText()).isEqualTo("not enough repetitions");
-        assertThat(byId.path("only_in_b").get(0).asText()).isEqualTo("connections/connections_per_s");
+        assertThat(byId.path("onlyInB").get(0).asText()).isEqualTo("connections/connections_per_s");
         // the plan's latest execution is the xlarge one: against large, bandwidth is worse
         JsonNode swapped = json(api + "compare?a=" + PLAN + "&b=" + LARGE);
         assertThat(swapped.path("a").path("execution").asText()).isEqualTo(XLARGE);
         assertThat(rows(swapped).get("rx_bandwidth/rx_bps").path("verdict").asText()).isEqualTo("worse");
-        assertThat(swapped.path("only_in_a").get(0).asText()).isEqualTo("connections/connections_per_s");
+        assertThat(swapped.path("onlyInA").get(0).asText()).isEqualTo("connections/connections_per_s");
 
         JsonNode executions = json(api + "executions");
         assertThat(executions.findValuesAsText("execution")).containsExactly(XLARGE, LARGE);

@@ -94,9 +94,9 @@ class CompareCommandTest {
     assertThat(r.exit()).as(r.err()).isZero();
     JsonNode j = Json.mapper().readTree(r.out());
     assertThat(j.path("alpha").asDouble()).isEqualTo(0.05);
-    assertThat(j.path("fail_on_regression_pct").asDouble()).isEqualTo(5);
+    assertThat(j.path("failOnRegressionPct").asDouble()).isEqualTo(5);
     assertThat(j.path("regressions")).isEmpty();
-    assertThat(j.path("only_in_a").get(0).asText()).isEqualTo("only_a/trans_per_s");
+    assertThat(j.path("onlyInA").get(0).asText()).isEqualTo("only_a/trans_per_s");
     JsonNode bw = j.path("comparisons").get(0);
     assertThat(bw.path("metric").asText()).isEqualTo("rx_bps");
     assertThat(bw.path("direction").asText()).isEqualTo("higher_is_better");

@@ -98,7 +98,7 @@ class ConcurrentConnectionsClimbTest {
 
     for (JsonNode rep : one.path("repetitions")) {
       JsonNode climb = rep.path("climb");
-      assertThat(climb.path("ended_by").asText()).as(rep.toString()).isEqualTo("client_ports");
+      assertThat(climb.path("endedBy").asText()).as(rep.toString()).isEqualTo("client_ports");
       assertThat(climb.path("side").asText()).isEqualTo("client");
       assertThat(open(climb, "peer: client ports exhausted at (\\d+): the kernel's source address used its 1000 "
           + "local ports \\(40000-40999\\) toward each of the 4 server ports: add source addresses or server ports"))
@@ -106,7 +106,7 @@ class ConcurrentConnectionsClimbTest {
     }
     for (JsonNode rep : two.path("repetitions")) {
       JsonNode climb = rep.path("climb");
-      assertThat(climb.path("ended_by").asText()).as(rep.toString()).isEqualTo("client_ports");
+      assertThat(climb.path("endedBy").asText()).as(rep.toString()).isEqualTo("client_ports");
       assertThat(open(climb, "peer2: client ports exhausted at (\\d+): each of the 2 source addresses used its 1000 "
           + "local ports \\(40000-40999\\) toward each of the 4 server ports: add source addresses or server ports"))
           .isBetween((long) (2 * 0.98 * expected), 2L * expected);

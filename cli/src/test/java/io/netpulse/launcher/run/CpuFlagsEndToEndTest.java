@@ -58,7 +58,7 @@ class CpuFlagsEndToEndTest {
     assertThat(reps).hasSize(2);
     for (JsonNode rep : reps) {
       assertThat(flags(rep)).as(rep.toString()).containsExactly("cpu_saturated", "shared_with_netpulse");
-      assertThat(rep.path("shared_with_netpulse")).extracting(JsonNode::asText).containsExactly("sut", "peer");
+      assertThat(rep.path("sharedWithNetpulse")).extracting(JsonNode::asText).containsExactly("sut", "peer");
       JsonNode cpu = rep.path("cpu");
       assertThat(cpu).extracting(c -> c.path("host").asText()).containsExactly("sut", "peer");
       JsonNode sut = cpu.get(0);
@@ -70,8 +70,8 @@ class CpuFlagsEndToEndTest {
         cpu1 = c.path("cpu").asText().equals("cpu1") ? c : cpu1;
       }
       assertThat(cpu1).as(sut.toString()).isNotNull();
-      assertThat(cpu1.path("busy_mean_pct").asDouble()).as(sut.toString()).isGreaterThanOrEqualTo(95.0);
-      assertThat(2 * cpu1.path("seconds_at_limit").asInt()).as(sut.toString())
+      assertThat(cpu1.path("busyMeanPct").asDouble()).as(sut.toString()).isGreaterThanOrEqualTo(95.0);
+      assertThat(2 * cpu1.path("secondsAtLimit").asInt()).as(sut.toString())
           .isGreaterThanOrEqualTo(sut.path("seconds").asInt());
       assertThat(sut.path("saturation").asText()).contains("at least 95 % busy");
     }

@@ -105,7 +105,7 @@ class FidelityBedTest {
       for (Pair p : pairs) {
         JsonNode entry = results.get(p.result());
         assertThat(entry).as(p.result() + " in " + run.stdout()).isNotNull();
-        assertThat(entry.path("failed_repetitions").size()).as("failed repetitions of " + p.result()).isZero();
+        assertThat(entry.path("failedRepetitions").size()).as("failed repetitions of " + p.result()).isZero();
         sameRows.put(p.result(), explain(kafka, entry, p.byHand().column()));
       }
     }
@@ -148,7 +148,7 @@ class FidelityBedTest {
    */
   private static List<Double> explain(EmbeddedKafka kafka, JsonNode entry, ToDoubleFunction<ByHand.SarRow> column) {
     List<String> runIds = new ArrayList<>();
-    entry.path("run_ids").forEach(n -> runIds.add(n.asText()));
+    entry.path("runIds").forEach(n -> runIds.add(n.asText()));
     Map<String, TopicReader.Window> windows = TopicReader.windows(kafka.bootstrapServers(), runIds);
     List<LineEvent> lines = TopicReader.lines(kafka.bootstrapServers(), runIds);
     List<ToolOutput> outputs = TopicReader.toolOutputs(kafka.bootstrapServers(), runIds, runIds.size());

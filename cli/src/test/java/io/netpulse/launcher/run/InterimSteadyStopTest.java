@@ -60,8 +60,8 @@ class InterimSteadyStopTest {
       // what steady mode reports is netperf's own figure restricted to the window: over a whole run, an instance's
       // interim lines (each over its own interval) average to exactly the Trans. Rate it prints at its end
       List<String> runIds = new ArrayList<>();
-      f.get("new_connections/connections_per_s").path("run_ids").forEach(id -> runIds.add(id.asText()));
-      f.get("tcp_rr/trans_per_s").path("run_ids").forEach(id -> runIds.add(id.asText()));
+      f.get("new_connections/connections_per_s").path("runIds").forEach(id -> runIds.add(id.asText()));
+      f.get("tcp_rr/trans_per_s").path("runIds").forEach(id -> runIds.add(id.asText()));
       for (ToolOutput o : TopicReader.toolOutputs(kafka.bootstrapServers(), runIds, runIds.size() * 2)) {
         double[] byHand = interimMeanAndFinal(o.stdout());
         System.err.printf(Locale.ROOT, "INTERIM fixed %s #%d: interim mean %.1f, final %.1f, rates %s%n", o.run(),
@@ -99,10 +99,10 @@ class InterimSteadyStopTest {
               .filter(l -> l.run().equals(w.run())).toList()));
           // settled well inside the planned 2 + 60 s and measured one 3-s window from there: the traffic lasted
           // less than half its planned time
-          long window = rep.path("measuring_end_ms").asLong() - rep.path("measuring_start_ms").asLong();
+          long window = rep.path("measuringEndMs").asLong() - rep.path("measuringStartMs").asLong();
           assertThat(window).as(rep.toString()).isBetween(3_000L, 4_500L);
-          assertThat(rep.path("steady_after_ms").asLong()).as(rep.toString()).isNotNegative();
-          assertThat(rep.path("steady_after_ms").asLong() + window).as(rep.toString())
+          assertThat(rep.path("steadyAfterMs").asLong()).as(rep.toString()).isNotNegative();
+          assertThat(rep.path("steadyAfterMs").asLong() + window).as(rep.toString())
               .isLessThan((DURATION_S + 2) * 1000L / 2);
           double byHand = summedByHand(lines.stream().filter(l -> l.run().equals(w.run())).toList(), w);
           double netpulse = r.path("runs").get(i++).asDouble();

@@ -79,16 +79,16 @@ class IperfSteadyStopTest {
       for (JsonNode rep : sender.path("repetitions")) {
         TopicReader.Window w = windows.get(rep.path("run").asText());
         List<LineEvent> own = lines.stream().filter(l -> l.run().equals(w.run()) && "iperf".equals(l.source())).toList();
-        long window = rep.path("measuring_end_ms").asLong() - rep.path("measuring_start_ms").asLong();
+        long window = rep.path("measuringEndMs").asLong() - rep.path("measuringStartMs").asLong();
         assertThat(window).as(rep.toString()).isBetween(2_000L, 3_500L);
-        assertThat(rep.path("steady_after_ms").asLong() + window).as(rep.toString())
+        assertThat(rep.path("steadyAfterMs").asLong() + window).as(rep.toString())
             .isLessThan((DURATION_S + 2) * 1000L / 4);
         double netpulse = sender.path("runs").get(i++).asDouble();
         double byHand = windowMeanByHand(own, w);
         double[] total = totalAndRowsMean(own);
         System.err.printf(Locale.ROOT, "IPERF %s: steady after %d ms, window %d ms; sender_bps netpulse %.0f, "
                 + "by hand %.0f; iperf's total at the stop %.0f over %.2f s, its rows over the same %.0f; fixed run %.0f%n",
-            w.run(), rep.path("steady_after_ms").asLong(), window, netpulse, byHand, total[0], total[2], total[1],
+            w.run(), rep.path("steadyAfterMs").asLong(), window, netpulse, byHand, total[0], total[2], total[1],
             fixedSender);
         // the same rows dated the same way: only the arithmetic differs
         assertThat(netpulse).as(w.run()).isCloseTo(byHand, Percentage.withPercentage(0.5));

@@ -139,7 +139,7 @@ class NewConnectionsFidelityTest {
     assertThat(entry).as(r.stdout()).isNotNull();
     assertThat(entry.path("runs")).as(entry.toString()).hasSize(1);
     double value = entry.path("runs").get(0).asDouble();
-    String runId = entry.path("run_ids").get(0).asText();
+    String runId = entry.path("runIds").get(0).asText();
     List<ToolOutput> outputs = TopicReader.toolOutputs(kafka.bootstrapServers(), List.of(runId), STREAMS).stream()
         .filter(o -> "netperf".equals(o.tool())).toList();
     assertThat(outputs).hasSize(STREAMS);

@@ -121,9 +121,9 @@ class ResultHistoryEndToEndTest {
     JsonNode r = Json.mapper().readTree(run.stdout()).get(0);
     // run --output json carries the same provenance
     assertThat(r.path("labels").path("instance_type").asText()).as(run.stdout()).isEqualTo(instanceType);
-    assertThat(r.path("host_facts").findValuesAsText("host")).contains("sut", "peer");
+    assertThat(r.path("hostFacts").findValuesAsText("host")).contains("sut", "peer");
     assertThat(r.path("final").asBoolean()).as(run.stdout()).isTrue();
-    assertThat(r.path("repetitions_completed").asInt()).isEqualTo(2);
+    assertThat(r.path("repetitionsCompleted").asInt()).isEqualTo(2);
     return r.path("execution").asText();
   }
 

@@ -98,8 +98,8 @@ class RunEndToEndTest {
     assertThat(r.path("runs")).hasSize(2);
     for (JsonNode rep : r.path("repetitions")) {
       // settled within the 41 s the tools would run, and measured one 3-s window from there
-      assertThat(rep.path("steady_after_ms").asLong()).as(rep.toString()).isBetween(0L, 38_000L);
-      assertThat(rep.path("measuring_end_ms").asLong() - rep.path("measuring_start_ms").asLong())
+      assertThat(rep.path("steadyAfterMs").asLong()).as(rep.toString()).isBetween(0L, 38_000L);
+      assertThat(rep.path("measuringEndMs").asLong() - rep.path("measuringStartMs").asLong())
           .as(rep.toString()).isBetween(3_000L, 4_500L);
     }
     // both repetitions together took less than one fixed-length repetition would have

@@ -76,7 +76,7 @@ class RunFaultsTest {
       assertThat(error(byTest, "changed-key")).startsWith("host changedkey").contains("differs");
       assertThat(error(byTest, "missing-tool")).contains("host sut").contains("/nonexistent/server not found")
           .contains("--install-tools");
-      assertThat(byTest.get("port-taken").path("failed_repetitions").path("1").asText())
+      assertThat(byTest.get("port-taken").path("failedRepetitions").path("1").asText())
           .contains("sut").contains("port");
 
       Map<String, String> failed = failedRuns(kafka.bootstrapServers());

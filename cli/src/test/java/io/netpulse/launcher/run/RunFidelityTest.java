@@ -110,9 +110,9 @@ class RunFidelityTest {
 
   private static List<String> runIds(JsonNode entry) {
     List<String> ids = new ArrayList<>();
-    entry.path("run_ids").forEach(n -> ids.add(n.asText()));
-    assertThat(ids).as("run_ids of " + entry).isNotEmpty();
-    assertThat(entry.path("failed_repetitions").size()).as("failed repetitions of " + entry).isZero();
+    entry.path("runIds").forEach(n -> ids.add(n.asText()));
+    assertThat(ids).as("runIds of " + entry).isNotEmpty();
+    assertThat(entry.path("failedRepetitions").size()).as("failed repetitions of " + entry).isZero();
     return ids;
   }
 

@@ -104,9 +104,9 @@ class RunInterruptedTest {
     assertThat(report).as(out).hasSize(1);
     JsonNode r = report.get(0);
     assertThat(r.path("final").asBoolean()).as(out).isTrue();
-    assertThat(r.path("stop_reason").asText()).isEqualTo("interrupted");
-    assertThat(r.path("repetitions_planned").asInt()).isEqualTo(3);
-    assertThat(r.path("repetitions_completed").asInt()).isEqualTo(1);
+    assertThat(r.path("stopReason").asText()).isEqualTo("interrupted");
+    assertThat(r.path("repetitionsPlanned").asInt()).isEqualTo(3);
+    assertThat(r.path("repetitionsCompleted").asInt()).isEqualTo(1);
     assertThat(r.path("runs")).hasSize(1);
     assertThat(r.path("mean").asDouble()).isPositive();
     String execution = r.path("execution").asText();

@@ -65,12 +65,12 @@ class StartAtScaleTest {
           .forEach(l -> System.out.println("SCALE barrier: " + l));
       assertThat(r.exit()).as(r.stderr()).isZero();
       JsonNode entry = Json.entry(r.stdout(), "new_connections", "connections_per_s");
-      assertThat(entry.path("failed_repetitions").size()).as(entry.toString()).isZero();
+      assertThat(entry.path("failedRepetitions").size()).as(entry.toString()).isZero();
       assertThat(entry.path("runs")).as(entry.toString()).hasSize(REPETITIONS);
       assertThat(entry.path("mean").asDouble()).isPositive();
 
       List<String> runIds = new ArrayList<>();
-      entry.path("run_ids").forEach(n -> runIds.add(n.asText()));
+      entry.path("runIds").forEach(n -> runIds.add(n.asText()));
       List<ToolOutput> outputs = TopicReader.toolOutputs(kafka.bootstrapServers(), runIds, REPETITIONS * STREAMS);
       Map<String, List<ToolOutput>> byRun = new TreeMap<>();
       outputs.stream().filter(o -> "netperf".equals(o.tool()))

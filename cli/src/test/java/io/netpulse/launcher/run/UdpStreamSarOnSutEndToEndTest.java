@@ -69,7 +69,7 @@ class UdpStreamSarOnSutEndToEndTest {
         assertThat(results.get("udp_stream/" + sum).path("mean").asDouble()).as(sum).isPositive();
       }
       List<String> runIds = new ArrayList<>();
-      rx.path("run_ids").forEach(n -> runIds.add(n.asText()));
+      rx.path("runIds").forEach(n -> runIds.add(n.asText()));
 
       // the value is the SUT's receive rate: our own sar on the SUT over the same windows, by hand
       Map<String, Window> windows = TopicReader.windows(kafka.bootstrapServers(), runIds);

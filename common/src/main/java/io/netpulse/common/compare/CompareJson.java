@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * A comparison as JSON-ready maps, the one shape of {@code netpulse compare --format json} and the dashboard's
  * {@code /api/compare}: {@code a}, {@code b} (source, plan, execution, labels), {@code alpha}, {@code comparisons}
- * (per row {@code a}/{@code b} with n, mean, stddev, ci95; ratio, change_pct, t, df, p, verdict, direction),
- * {@code only_in_a}, {@code only_in_b}; with a gate also {@code regression} per row, {@code fail_on_regression_pct}
+ * (per row {@code a}/{@code b} with n, mean, stddev, ci95; ratio, changePct, t, df, p, verdict, direction),
+ * {@code onlyInA}, {@code onlyInB}; with a gate also {@code regression} per row, {@code failOnRegressionPct}
  * and {@code regressions}.
  */
 public final class CompareJson {
@@ -33,7 +33,7 @@ public final class CompareJson {
       row.put("a", stats(c.a()));
       row.put("b", stats(c.b()));
       row.put("ratio", c.ratio());
-      row.put("change_pct", c.changePct());
+      row.put("changePct", c.changePct());
       row.put("t", c.welch() == null ? null : finite(c.welch().t()));
       row.put("df", c.welch() == null ? null : finite(c.welch().df()));
       row.put("p", c.welch() == null ? null : c.welch().p());
@@ -44,10 +44,10 @@ public final class CompareJson {
       rows.add(row);
     }
     m.put("comparisons", rows);
-    m.put("only_in_a", r.onlyInA());
-    m.put("only_in_b", r.onlyInB());
+    m.put("onlyInA", r.onlyInA());
+    m.put("onlyInB", r.onlyInB());
     if (failOnRegressionPct != null) {
-      m.put("fail_on_regression_pct", failOnRegressionPct);
+      m.put("failOnRegressionPct", failOnRegressionPct);
       m.put("regressions", r.regressions(failOnRegressionPct).stream().map(c -> c.test() + "/" + c.metric()).toList());
     }
     return m;

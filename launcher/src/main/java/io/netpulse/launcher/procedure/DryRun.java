@@ -93,9 +93,9 @@ public final class DryRun {
         m.put("repetition", rep);
         m.put("repetitions", t.repetitions());
         m.put("streams", p.streams());
-        m.put("tool_seconds", p.toolSeconds());
-        m.put("duration_ms", t.duration().toMillis());
-        m.put("warmup_ms", t.warmup().toMillis());
+        m.put("toolSeconds", p.toolSeconds());
+        m.put("durationMs", t.duration().toMillis());
+        m.put("warmupMs", t.warmup().toMillis());
         m.put("stop", plan.stop().name().toLowerCase(java.util.Locale.ROOT));
         List<Map<String, Object>> commands = new ArrayList<>();
         for (HostCommand c : p.commands()) {
@@ -114,7 +114,7 @@ public final class DryRun {
         m.put("commands", commands);
         m.put("results", p.results());
         if (p.irqAffinity() != null) {
-          m.put("irq_affinity", p.irqAffinity());
+          m.put("irqAffinity", p.irqAffinity());
         }
         out.add(m);
       }

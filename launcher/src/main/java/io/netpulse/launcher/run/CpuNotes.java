@@ -76,16 +76,16 @@ public final class CpuNotes {
     return b.append(" over ").append(u.seconds()).append(" s").toString();
   }
 
-  /** One host's figure for {@code --output json}: names in snake case, units in the names. */
+  /** One host's figure for {@code --output json}: names in camel case as on the topics, units in the names. */
   public static Map<String, Object> json(CpuUse u) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("host", u.host());
     m.put("seconds", u.seconds());
-    m.put("busy_mean_pct", u.all().busyMeanPct());
-    m.put("busy_max_pct", u.all().busyMaxPct());
-    m.put("softirq_mean_pct", u.all().softirqMeanPct());
-    m.put("steal_mean_pct", u.all().stealMeanPct());
-    m.put("busiest_cpu", u.busiest() == null ? null : cpuJson(u.busiest()));
+    m.put("busyMeanPct", u.all().busyMeanPct());
+    m.put("busyMaxPct", u.all().busyMaxPct());
+    m.put("softirqMeanPct", u.all().softirqMeanPct());
+    m.put("stealMeanPct", u.all().stealMeanPct());
+    m.put("busiestCpu", u.busiest() == null ? null : cpuJson(u.busiest()));
     m.put("cpus", u.cpus().stream().map(CpuNotes::cpuJson).toList());
     m.put("saturated", u.saturated());
     m.put("saturation", u.saturation());
@@ -95,11 +95,11 @@ public final class CpuNotes {
   private static Map<String, Object> cpuJson(CpuUse.Cpu c) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("cpu", c.cpu());
-    m.put("busy_mean_pct", c.busyMeanPct());
-    m.put("busy_max_pct", c.busyMaxPct());
-    m.put("softirq_mean_pct", c.softirqMeanPct());
-    m.put("steal_mean_pct", c.stealMeanPct());
-    m.put("seconds_at_limit", c.secondsAtLimit());
+    m.put("busyMeanPct", c.busyMeanPct());
+    m.put("busyMaxPct", c.busyMaxPct());
+    m.put("softirqMeanPct", c.softirqMeanPct());
+    m.put("stealMeanPct", c.stealMeanPct());
+    m.put("secondsAtLimit", c.secondsAtLimit());
     return m;
   }
 

@@ -116,7 +116,7 @@ public final class ResultTable {
     return json(report, false);
   }
 
-  /** @param seedFigures add {@code as_seeds} ({@link SeedFigures#json}) to the results the seeds compute otherwise */
+  /** @param seedFigures add {@code asSeeds} ({@link SeedFigures#json}) to the results the seeds compute otherwise */
   static List<Map<String, Object>> json(ExecutionReport report, boolean seedFigures) {
     List<Map<String, Object>> out = new ArrayList<>();
     for (TestReport t : report.tests()) {
@@ -132,19 +132,19 @@ public final class ResultTable {
         m.put("ci95", r.ci95());
         m.put("n", r.n());
         m.put("hosts", r.hosts());
-        m.put("run_ids", r.runs());
+        m.put("runIds", r.runs());
         m.put("tools", toolsOf(report, t));
         m.put("execution", r.execution() != null ? r.execution() : report.execution());
         m.put("labels", report.labels());
-        m.put("host_facts", hostFacts(report, t));
+        m.put("hostFacts", hostFacts(report, t));
         m.put("final", r.finalResult());
-        m.put("repetitions_planned", r.repetitionsPlanned());
-        m.put("repetitions_completed", r.repetitionsCompleted());
-        m.put("stop_reason", r.stopReason()); // "interrupted" (SIGINT/SIGTERM) or null
-        m.put("failed_repetitions", failures(t));
+        m.put("repetitionsPlanned", r.repetitionsPlanned());
+        m.put("repetitionsCompleted", r.repetitionsCompleted());
+        m.put("stopReason", r.stopReason()); // "interrupted" (SIGINT/SIGTERM) or null
+        m.put("failedRepetitions", failures(t));
         m.put("repetitions", repetitions(t));
         if (seedFigures) {
-          SeedFigures.of(t.test().type().yamlName(), r).ifPresent(seeds -> m.put("as_seeds", SeedFigures.json(seeds)));
+          SeedFigures.of(t.test().type().yamlName(), r).ifPresent(seeds -> m.put("asSeeds", SeedFigures.json(seeds)));
         }
         out.add(m);
       }
@@ -154,7 +154,7 @@ public final class ResultTable {
         m.put("type", t.test().type().yamlName());
         m.put("error", t.failure() != null ? t.failure()
             : t.missing().isEmpty() ? "no result" : "no result for " + String.join(", ", t.missing()));
-        m.put("failed_repetitions", failures(t));
+        m.put("failedRepetitions", failures(t));
         out.add(m);
       }
     }
@@ -224,14 +224,14 @@ public final class ResultTable {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("repetition", o.repetition());
       m.put("run", o.run());
-      m.put("measuring_start_ms", o.measuringStart());
-      m.put("measuring_end_ms", o.measuringEnd());
-      m.put("steady_after_ms", o.steadyAtMillis());
+      m.put("measuringStartMs", o.measuringStart());
+      m.put("measuringEndMs", o.measuringEnd());
+      m.put("steadyAfterMs", o.steadyAtMillis());
       m.put("failure", o.failure());
       m.put("climb", climbJson(o.climb()));
       m.put("flags", CpuNotes.flags(t.cpuOf(o), t.sharedWithNetpulse()));
       m.put("cpu", t.cpuOf(o).stream().map(CpuNotes::json).toList());
-      m.put("shared_with_netpulse", t.sharedWithNetpulse());
+      m.put("sharedWithNetpulse", t.sharedWithNetpulse());
       reps.add(m);
     }
     return reps;
@@ -254,7 +254,7 @@ public final class ResultTable {
       return null;
     }
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("ended_by", climb.endedBy());
+    m.put("endedBy", climb.endedBy());
     m.put("side", climb.side());
     m.put("detail", climb.detail());
     return m;

@@ -49,9 +49,9 @@ class ResultTableClimbTest {
     List<Map<String, Object>> json = report.json();
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> reps = (List<Map<String, Object>>) json.get(0).get("repetitions");
-    assertThat(reps.get(0).get("climb")).isEqualTo(Map.of("ended_by", "sut_open_files", "side", "sut", "detail",
+    assertThat(reps.get(0).get("climb")).isEqualTo(Map.of("endedBy", "sut_open_files", "side", "sut", "detail",
         "sut (server): open files on the SUT at 19950"));
-    assertThat(reps.get(1).get("climb")).isEqualTo(Map.of("ended_by", "client_ports", "side", "client", "detail",
+    assertThat(reps.get(1).get("climb")).isEqualTo(Map.of("endedBy", "client_ports", "side", "client", "detail",
         "peer: client ports exhausted at 28232"));
   }
 }

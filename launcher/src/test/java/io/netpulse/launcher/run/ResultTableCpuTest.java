@@ -59,13 +59,13 @@ class ResultTableCpuTest {
     List<Map<String, Object>> reps = (List<Map<String, Object>>) report.json().get(0).get("repetitions");
     assertThat(reps.get(0).get("flags")).isEqualTo(List.of("cpu_saturated", "shared_with_netpulse"));
     assertThat(reps.get(1).get("flags")).isEqualTo(List.of("shared_with_netpulse"));
-    assertThat(reps.get(0).get("shared_with_netpulse")).isEqualTo(List.of("sut", "peer"));
+    assertThat(reps.get(0).get("sharedWithNetpulse")).isEqualTo(List.of("sut", "peer"));
     @SuppressWarnings("unchecked")
     Map<String, Object> sut = ((List<Map<String, Object>>) reps.get(0).get("cpu")).get(0);
-    assertThat(sut).containsEntry("host", "sut").containsEntry("busy_mean_pct", 64.2).containsEntry("saturated", true)
+    assertThat(sut).containsEntry("host", "sut").containsEntry("busyMeanPct", 64.2).containsEntry("saturated", true)
         .containsEntry("saturation", why).containsEntry("seconds", 8);
-    assertThat(sut.get("busiest_cpu")).isEqualTo(Map.of("cpu", "cpu1", "busy_mean_pct", 98.5, "busy_max_pct", 100.0,
-        "softirq_mean_pct", 81.2, "steal_mean_pct", 0.0, "seconds_at_limit", 8));
+    assertThat(sut.get("busiestCpu")).isEqualTo(Map.of("cpu", "cpu1", "busyMeanPct", 98.5, "busyMaxPct", 100.0,
+        "softirqMeanPct", 81.2, "stealMeanPct", 0.0, "secondsAtLimit", 8));
   }
 
   @Test

@@ -85,14 +85,14 @@ class SeedFiguresTest {
 
   @Test
   void theJsonCarriesThemBesideTheExactFigureOnlyWhenAsked() throws Exception {
-    assertThat(report().json()).noneMatch(m -> m.containsKey("as_seeds"));
+    assertThat(report().json()).noneMatch(m -> m.containsKey("asSeeds"));
     List<Map<String, Object>> json = report().json(true);
     @SuppressWarnings("unchecked")
-    Map<String, Object> seeds = (Map<String, Object>) json.get(0).get("as_seeds");
+    Map<String, Object> seeds = (Map<String, Object>) json.get(0).get("asSeeds");
     assertThat(seeds).containsEntry("metric", "rx_bps_as_seeds").containsEntry("unit", "bit/s")
         .containsEntry("runs", List.of(8.0e9, 8.0e8));
     assertThat((String) seeds.get("how")).contains("2.34 % below rx_bps");
     assertThat(json.get(0)).containsEntry("mean", 4.5056e9); // the exact figure stays what it was
-    assertThat(json).filteredOn(m -> "sender_bps".equals(m.get("metric"))).allMatch(m -> !m.containsKey("as_seeds"));
+    assertThat(json).filteredOn(m -> "sender_bps".equals(m.get("metric"))).allMatch(m -> !m.containsKey("asSeeds"));
   }
 }
