@@ -22,7 +22,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The results page's compare view in headless Chromium, with three labelled executions on the embedded broker: two
  * executions picked from the list give B's verdicts and both sides' labels; a label selector typed for B picks the
  * execution it names; a malformed selector and one that matches nothing each show one line saying what is wrong
- * with B, and no rows. Screenshot: target/dashboard-compare.png.
+ * with B, and no rows; a metric of one side only is listed under the rows. Screenshot: target/dashboard-compare.png.
  */
 @Tag("browser")
 class DashboardCompareBrowserTest {
@@ -100,6 +100,11 @@ class DashboardCompareBrowserTest {
       chromium.until(wait, d -> !d.findElement(By.id("compare-error")).isDisplayed()
           && text(d, "compare").contains("better (higher is better)"), "the picked pair's rows again");
       assertThat(page.findElement(By.id("typed-b")).getAttribute("value")).isEmpty();
+
+      // a test and metric of one side only (the JSON's onlyInA) is listed under the rows, not compared
+      new Select(page.findElement(By.id("exec-b"))).selectByValue(OTHER);
+      chromium.until(wait, d -> text(d, "compare-only").contains("lat/rtt_avg_ms"), "what only A has");
+      assertThat(text(page, "compare-only")).isEqualTo("only in A (not compared): lat/rtt_avg_ms");
     }
   }
 
