@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
       ""
     },
     footer = {"", "Exit codes: 0 success, 1 a test failed or Kafka could not be reached, 2 bad usage or input.",
-        "Run 'netpulse COMMAND --help' for a command's options."})
+        "Run 'netpulse COMMAND --help' for a command's options.",
+        "Benchmarks of netpulse itself are in their own jar: 'bin/netpulse bench --help' (docs/benchmarks.md)."})
 public final class NetpulseCommand implements Runnable {
 
   @Spec CommandSpec spec;
