@@ -38,8 +38,12 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code -Dtest=RestartAcceptanceTest#processorSigkill}. A method reports all its failed checks at once (soft
  * assertions), each message saying what the check protects. Every process's log stays under
  * {@code cli/target/restart-acceptance/}.
+ *
+ * <p>The rates it compares both come from the same {@code netpulse.lines} records, but "running and current again
+ * within 30 s" is a time bound on child JVMs' starts: beside other tests at load 36-44 a restarted processor was
+ * still REBALANCING after 30 s, so the class runs alone.
  */
-@Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
+@Tag("exclusive") // judges restart times of child JVMs: runs alone (cli/pom.xml)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("kafka")

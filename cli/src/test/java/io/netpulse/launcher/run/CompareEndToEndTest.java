@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * here in some seconds (the senders, not the cap, setting the rate; see {@link FidelityBedTest}), which would blur a
  * ratio of 2. 16 Mbit/s of 64-byte UDP is about 19k packets/s.
  */
-@Tag("exclusive") // compares rates: runs alone (launcher/pom.xml)
+@Tag("exclusive") // compares rates: runs alone (cli/pom.xml)
 @Tag("measurement")
 class CompareEndToEndTest {
 

@@ -31,7 +31,7 @@ class CpuFlagsEndToEndTest {
   @TempDir Path dir;
 
   @Test
-  @Tag("exclusive") // loads a core on purpose: alone, so that no other test's figures suffer from it (launcher/pom.xml)
+  @Tag("exclusive") // loads a core on purpose: alone, so that no other test's figures suffer from it (cli/pom.xml)
   void aCpuBurnerOnTheSutAndTheSharedMachineAreFlaggedInTheJsonAndTheReport() throws Exception {
     assumeThat(Runtime.getRuntime().availableProcessors()).as("a second CPU to pin the busy loop to")
         .isGreaterThanOrEqualTo(2);

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (each line over its own "over D seconds", none of netpulse's code: the same traffic, so tight), and against a
  * fixed run of the same tests afterwards (other traffic on a shared 2-core machine, so loose).
  */
-@Tag("exclusive") // compares rates or judges timing: runs alone (launcher/pom.xml)
+@Tag("exclusive") // compares rates or judges timing: runs alone (cli/pom.xml)
 @Tag("measurement")
 class InterimSteadyStopTest {
 

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the summed figure (each instance's final Trans. Rate) and the by-hand arithmetic were the same. Clients now wait
  * at a start barrier and are released together.
  */
-@Tag("exclusive") // pins CPUs and loads the test hosts on purpose: runs alone (launcher/pom.xml)
+@Tag("exclusive") // pins CPUs and loads the test hosts on purpose: runs alone (cli/pom.xml)
 @Tag("measurement")
 class NewConnectionsFidelityTest {
 

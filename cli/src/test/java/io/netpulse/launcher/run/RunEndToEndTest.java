@@ -81,7 +81,7 @@ class RunEndToEndTest {
    * (docs/steady-state.md), so the spread allowed here is wide enough for them to settle.
    */
   @Test
-  @Tag("exclusive") // judges when per-second rates settle: runs alone (launcher/pom.xml)
+  @Tag("exclusive") // judges when per-second rates settle: runs alone (cli/pom.xml)
   void steadyStopEndsEachRepetitionOneWindowAfterTheMetricSettles() throws Exception {
     Path plan = TestPlans.write(dir, HOSTS, "e2e-steady", """
         repetitions: 2

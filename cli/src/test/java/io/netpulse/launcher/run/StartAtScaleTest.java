@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * SSH session share that core: started one SSH channel per instance, an 8-stream run failed every repetition there
  * ({@code netperf#5 printed no PID within 15000 ms}).
  */
-@Tag("exclusive") // pins CPUs and loads the test hosts on purpose: runs alone (launcher/pom.xml)
+@Tag("exclusive") // pins CPUs and loads the test hosts on purpose: runs alone (cli/pom.xml)
 @Tag("root")
 class StartAtScaleTest {
 

@@ -9,6 +9,7 @@ import io.netpulse.common.event.LineEvent;
 import io.netpulse.testbed.netns.HostNetwork;
 import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.launcher.run.TopicReader.Window;
+import io.netpulse.testkit.LinkCap;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
  * rx_pps on the SUT, equal to our own {@code sar -n DEV 1} on the SUT over the same windows (the same traffic); the
  * senders' sums arrive beside it, both client hosts ran their netperf, and every host's sar lines are on
  * {@code netpulse.lines} under its own name.
+ *
+ * <p>The SUT's link is capped ({@link LinkCap}, 8 Mbit/s: ~23k packets/s of netperf's 1-byte UDP, as in
+ * {@link FidelityBedTest}): uncapped, rows swung ±35 % and a 16-s window kept the two sars' sub-second phase
+ * difference inside 5 %; through the cap every row carries the same traffic, so 6 s measure as well.
  */
 @Tag("measurement")
 class UdpStreamSarOnSutEndToEndTest {
@@ -44,11 +49,12 @@ class UdpStreamSarOnSutEndToEndTest {
     HostNetwork net = HOSTS.network();
     NetHost peer2 = HOSTS.host("peer2");
     Path sarLog = dir.resolve("manual-sar.txt");
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+    try (LinkCap cap = LinkCap.into(HOSTS, HOSTS.sut(), "8mbit");
+        EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
       String extra = "  peer2: { address: " + peer2.address() + ", user: " + HOSTS.user() + ", identity: "
           + HOSTS.identity() + ", known_hosts: " + HOSTS.knownHosts() + " }";
       Path plan = TestPlans.writeWithHosts(dir, HOSTS, "seed002-udp", extra, "repetitions: 2\nstop: fixed\nwarmup: 2s",
-          "{ type: udp_stream, clients: [peer, peer2], sar: all, server_ports: shared, message: 1, duration: 16s }");
+          "{ type: udp_stream, clients: [peer, peer2], sar: all, server_ports: shared, message: 1, duration: 6s }");
       Process sar = net.start(HOSTS.sut(),
           List.of("env", "LC_ALL=C", "S_TIME_FORMAT=ISO", "TZ=UTC", "sar", "-n", "DEV", "1"), sarLog);
       RunEndToEndTest.Run r;
@@ -57,6 +63,7 @@ class UdpStreamSarOnSutEndToEndTest {
       } finally {
         net.stop(sar);
       }
+      System.out.println("SEED002 " + cap.describe() + ": " + cap.stats());
       assertThat(r.exit()).as(r.stderr()).isZero();
       Map<String, JsonNode> results = r.byTypeAndMetric();
       JsonNode rx = results.get("udp_stream/rx_pps");
