@@ -1,5 +1,6 @@
 package io.netpulse.bench;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.collector.CollectorMetrics;
 import io.netpulse.collector.KafkaLineSink;
 import io.netpulse.collector.LineEmitter;
@@ -50,7 +51,7 @@ final class FleetSimulator implements AutoCloseable {
         sinks.add(sink);
       }
       String name = "fleet-host-" + h;
-      sar[h] = new LineEmitter(name, "sar-dev", null, sink, metrics);
+      sar[h] = new LineEmitter(name, Sources.SAR_DEV, null, sink, metrics);
       ss[h] = new LineEmitter(name, "ss-summary", null, sink, metrics);
     }
   }
@@ -64,7 +65,7 @@ final class FleetSimulator implements AutoCloseable {
     long second = System.currentTimeMillis() / 1000 * 1000;
     for (int h = slot; h < hosts; h += SLOTS) {
       for (SarLineGenerator.SourceLine l : generator.second(h, second, true)) {
-        (l.source().equals("sar-dev") ? sar[h] : ss[h]).emit(l.text());
+        (l.source().equals(Sources.SAR_DEV) ? sar[h] : ss[h]).emit(l.text());
       }
     }
   }

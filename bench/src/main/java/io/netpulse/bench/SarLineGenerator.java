@@ -1,5 +1,6 @@
 package io.netpulse.bench;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.json.Json;
 import java.time.Instant;
@@ -47,15 +48,15 @@ final class SarLineGenerator {
   List<SourceLine> second(int host, long secondMs, boolean withSs) {
     String clock = LocalTime.ofInstant(Instant.ofEpochMilli(secondMs), ZoneOffset.UTC).format(CLOCK);
     List<SourceLine> out = new ArrayList<>(16);
-    out.add(new SourceLine("sar-dev", ""));
-    out.add(new SourceLine("sar-dev", clock + HEADER));
+    out.add(new SourceLine(Sources.SAR_DEV, ""));
+    out.add(new SourceLine(Sources.SAR_DEV, clock + HEADER));
     for (int i = 0; i < IFACES.length; i++) {
       double rx = pps[host][i] = Math.max(0, pps[host][i] * (0.98 + random.nextDouble() * 0.04));
       double tx = rx * 0.1;
       double rxKb = rx * 1.46; // ~1500-byte frames
       double txKb = tx * 0.07;
       double util = Math.min(100, rxKb * 8192 / 1e10 * 100);
-      out.add(new SourceLine("sar-dev", String.format(Locale.ROOT,
+      out.add(new SourceLine(Sources.SAR_DEV, String.format(Locale.ROOT,
           "%s %12s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f", clock, IFACES[i], rx, tx, rxKb, txKb, 0.0, 0.0,
           i == 1 ? 0.5 : 0.0, i == 0 ? 0.0 : util)));
     }
@@ -89,7 +90,7 @@ final class SarLineGenerator {
       for (int h = 0; h < hosts && out.size() < lines; h++) {
         String name = "bench-host-" + h;
         for (SourceLine l : gen.second(h, ts, (second + h) % 10 == 0)) {
-          int stream = h * 2 + (l.source().equals("sar-dev") ? 0 : 1);
+          int stream = h * 2 + (l.source().equals(Sources.SAR_DEV) ? 0 : 1);
           out.add(new Line(name, Json.bytes(LineEvent.of(name, l.source(), null, seq[stream]++, ts + 300, l.text()))));
         }
       }

@@ -1,5 +1,6 @@
 package io.netpulse.collector;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.tools.Sampler;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -97,7 +98,7 @@ public record Inventory(List<Host> hosts) {
       List<Sampler> samplers = new ArrayList<>();
       try {
         policy = SshTarget.HostKeyPolicy.parse(first(e.hostKeyPolicy(), defaults.hostKeyPolicy(), "strict"));
-        for (String s : first(e.samplers(), defaults.samplers(), List.of("sar-dev", "ss-summary"))) {
+        for (String s : first(e.samplers(), defaults.samplers(), List.of(Sources.SAR_DEV, "ss-summary"))) {
           samplers.add(Sampler.named(s));
         }
       } catch (IllegalArgumentException bad) {

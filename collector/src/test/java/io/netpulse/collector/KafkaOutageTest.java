@@ -1,5 +1,6 @@
 package io.netpulse.collector;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.tools.Sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,13 +57,13 @@ class KafkaOutageTest {
     KafkaLineSink sink = new KafkaLineSink(settings, metrics);
     ProcessLineSource ticker = new ProcessLineSource("host-a", "ticker", null,
         List.of("sh", "-c", "i=0; while :; do echo tick $i; i=$((i+1)); sleep 0.02; done"), Map.of(), sink, metrics);
-    ProcessLineSource sar = new ProcessLineSource("host-b", "sar-dev", null, Sampler.SAR_DEV.localCommand(),
+    ProcessLineSource sar = new ProcessLineSource("host-b", Sources.SAR_DEV, null, Sampler.SAR_DEV.localCommand(),
         Map.of(), sink, metrics);
     try {
       ticker.start();
       sar.start();
       await().atMost(Duration.ofSeconds(30))
-          .until(() -> metrics.stats("host-a", "ticker").sent() >= 100 && metrics.stats("host-b", "sar-dev").sent() > 3);
+          .until(() -> metrics.stats("host-a", "ticker").sent() >= 100 && metrics.stats("host-b", Sources.SAR_DEV).sent() > 3);
 
       kafka.close();
       long readBefore = ticker.linesRead();
@@ -102,7 +103,7 @@ class KafkaOutageTest {
     assertThat(seqs.get("host-b/sar-dev")).containsExactlyElementsOf(
         LongStream.range(0, sarLines).boxed().toList());
     assertThat(TopicLines.firstSeen(onTopic, "host-a", "ticker")).isSorted();
-    assertThat(TopicLines.firstSeen(onTopic, "host-b", "sar-dev")).isSorted();
+    assertThat(TopicLines.firstSeen(onTopic, "host-b", Sources.SAR_DEV)).isSorted();
     // the line text matches its number: the spool round trip kept content and order together
     onTopic.stream().filter(l -> l.source().equals("ticker"))
         .forEach(l -> assertThat(l.line()).isEqualTo("tick " + l.seq()));

@@ -1,5 +1,6 @@
 package io.netpulse.collector;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -49,7 +50,7 @@ class SequenceStoreTest {
   void aStartAfterAKillBeginsPastEveryNumberTheKilledOneMayHaveUsed() throws Exception {
     // not closed and never flushed: the file holds what a SIGKILL leaves, the reservations written before use
     SequenceStore killed = SequenceStore.open(dir, NEVER);
-    SourceSequence a = killed.source("h", "sar-dev");
+    SourceSequence a = killed.source("h", Sources.SAR_DEV);
     long lastUsed = -1;
     for (int i = 0; i < 1200; i++) {
       lastUsed = a.next(10_000 + i);
@@ -58,7 +59,7 @@ class SequenceStoreTest {
 
     try (SequenceStore next = SequenceStore.open(dir, NEVER)) {
       assertThat(next.epoch()).isGreaterThan(killed.epoch());
-      SourceSequence b = next.source("h", "sar-dev");
+      SourceSequence b = next.source("h", Sources.SAR_DEV);
       long first = b.next(20_000);
       assertThat(first).as("first number after the kill").isGreaterThan(lastUsed).isEqualTo(2 * SequenceStore.BLOCK);
       // never flushed: the last line on disk is the one before the reservation (the collector flushes every second)

@@ -1,5 +1,6 @@
 package io.netpulse.collector;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -99,7 +100,7 @@ class SourceMBeanTest {
 
   @Test
   void plainNamesStayUnquotedAndOddOnesAreQuoted() throws Exception {
-    assertThat(SourceMBean.objectName("198.18.0.2", "sar-dev"))
+    assertThat(SourceMBean.objectName("198.18.0.2", Sources.SAR_DEV))
         .hasToString("io.netpulse:type=collector,host=198.18.0.2,source=sar-dev");
     ObjectName odd = SourceMBean.objectName("a=b", "s\"q");
     assertThat(ObjectName.unquote(odd.getKeyProperty("host"))).isEqualTo("a=b");

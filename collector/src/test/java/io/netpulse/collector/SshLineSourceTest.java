@@ -1,5 +1,6 @@
 package io.netpulse.collector;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.tools.Sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,9 +41,9 @@ class SshLineSourceTest {
     CollectorMetrics metrics = new CollectorMetrics();
     RecordingSink sink = new RecordingSink();
     try (SshConnection connection = new SshConnection(target(sut, HOSTS.knownHosts(), SshTarget.HostKeyPolicy.STRICT));
-        SshLineSource sar = new SshLineSource(connection, "sar-dev", null, Sampler.SAR_DEV.shellCommand(), sink,
+        SshLineSource sar = new SshLineSource(connection, Sources.SAR_DEV, null, Sampler.SAR_DEV.shellCommand(), sink,
             metrics, Duration.ofSeconds(2)).start()) {
-      await().atMost(Duration.ofSeconds(15)).until(() -> sink.of("sut", "sar-dev").size() >= 8);
+      await().atMost(Duration.ofSeconds(15)).until(() -> sink.of("sut", Sources.SAR_DEV).size() >= 8);
       long sshdPid = listeningSshd(sut);
       List<ProcessHandle> sessions = ProcessHandle.of(sshdPid).orElseThrow().children().toList();
       assertThat(sessions).as("sshd processes serving our connection").isNotEmpty();
@@ -51,13 +52,13 @@ class SshLineSourceTest {
       sessions.forEach(ProcessHandle::destroyForcibly); // only children of this host's sshd
 
       await().atMost(Duration.ofSeconds(30)).until(() -> sar.linesRead() >= linesAtCut + 10);
-      SourceStats stats = metrics.stats("sut", "sar-dev");
+      SourceStats stats = metrics.stats("sut", Sources.SAR_DEV);
       assertThat(stats.gaps()).as("reported gaps").isEqualTo(1);
       assertThat(stats.gapMillis()).as("gap length").isBetween(100L, 20_000L);
       assertThat(ProcessHandle.of(sshdPid).orElseThrow().children().map(ProcessHandle::pid).toList())
           .as("a new sshd session process after reconnecting").doesNotContainAnyElementsOf(
               sessions.stream().map(ProcessHandle::pid).toList());
-      List<LineEvent> lines = sink.of("sut", "sar-dev");
+      List<LineEvent> lines = sink.of("sut", Sources.SAR_DEV);
       assertThat(lines.stream().map(LineEvent::seq).toList())
           .containsExactlyElementsOf(LongStream.range(0, lines.size()).boxed().toList());
       // sar started again: its banner (Linux ... ) shows up twice, once per connection

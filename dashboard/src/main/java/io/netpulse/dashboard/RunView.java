@@ -1,6 +1,7 @@
 package io.netpulse.dashboard;
 
-import io.netpulse.common.PerSecondMetric;
+import io.netpulse.common.catalog.Catalog;
+
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.SteadyEvent;
 import java.util.Collections;
@@ -40,7 +41,7 @@ record RunView(
   static RunView first(RunEvent e) {
     return new RunView(e.run(), e.plan(), e.test(), e.type(), e.repetition(), e.execution(), e.sut(), e.iface(),
         e.phase(), e.reason(), e.planned(), Map.of(e.phase(), e.ts()),
-        PerSecondMetric.of(e.type() != null ? e.type() : e.test(), e.iface()).orElse(null), null, e.ts());
+        Catalog.perSecondMetric(e.type() != null ? e.type() : e.test(), e.iface()).orElse(null), null, e.ts());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.netpulse.launcher;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
@@ -51,7 +52,7 @@ class SkeletonEndToEndTest {
           InfluxStore store = new InfluxStore(questDb.url(), "unused".toCharArray(), "netpulse", "netpulse");
           RatesToStore writer = new RatesToStore(kafka.connection(), topics, store);
           KafkaLineSink sink = new KafkaLineSink(kafka.connection(), topics.lines());
-          ProcessLineSource sar = new ProcessLineSource("sut", "sar-dev", "skeleton",
+          ProcessLineSource sar = new ProcessLineSource("sut", Sources.SAR_DEV, "skeleton",
               List.of("ip", "netns", "exec", sut.namespace(), "sar", "-n", "DEV", "1"),
               Map.of("LC_ALL", "C", "TZ", "UTC", "S_TIME_FORMAT", "ISO"), sink)) {
         writer.start();

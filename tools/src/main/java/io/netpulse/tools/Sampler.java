@@ -1,31 +1,41 @@
 package io.netpulse.tools;
 
+import io.netpulse.common.catalog.Sources;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The samplers a collector runs on every host, as POSIX shell commands so that the same text runs locally (agent) and
- * through an SSH exec channel (agentless, nothing installed). {@code set -e} makes a loop end when its reader goes
- * away (SIGPIPE), so no sampler outlives its channel.
+ * The samplers: the one list of what the collector runs on every host and what a test's procedure starts on its hosts
+ * (launcher), so that both run the same command. Each is named by its {@link #source()} ({@link Sources}), which is
+ * also the format of the parser that reads its lines ({@code tools.parse.Parsers}). As POSIX shell commands the same
+ * text runs locally (agent) and through an SSH exec channel (agentless, nothing installed). {@code set -e} makes a
+ * loop end when its reader goes away (SIGPIPE), so no sampler outlives its channel.
  */
 public enum Sampler {
-  SAR_DEV("sar-dev", "exec sar -n DEV 1"),
-  SS_SUMMARY("ss-summary", onTheSecond("ss -s")),
-  PROC_NET_DEV("proc-net-dev", onTheSecond("cat /proc/net/dev")),
+  /** sar's own interval timer keeps it on the second: run as is ({@link #argv()} with {@link #ENVIRONMENT}). */
+  SAR_DEV(Sources.SAR_DEV, List.of("sar", "-n", "DEV", "1"), null),
+  SS_SUMMARY(Sources.SS_SUMMARY, null, "ss -s"),
+  PROC_NET_DEV(Sources.PROC_NET_DEV, null, "cat /proc/net/dev"),
   /** Each CPU's cumulative ticks (the {@code cpu} lines of /proc/stat: every Linux host has them, sysstat or not). */
-  PROC_STAT("proc-stat", onTheSecond("grep '^cpu' /proc/stat"));
+  PROC_STAT(Sources.PROC_STAT, null, "grep '^cpu' /proc/stat");
 
   /** C locale for '.' decimals and 24-hour times; UTC and ISO dates so row times need no zone guessing. */
   public static final Map<String, String> ENVIRONMENT = Map.of("LC_ALL", "C", "TZ", "UTC", "S_TIME_FORMAT", "ISO");
 
   private final String source;
+  private final List<String> program;
   private final String body;
 
-  Sampler(String source, String body) {
+  /**
+   * @param program      a program that samples each second by itself, or null
+   * @param everySecond  else the shell command to run once per wall-clock second
+   */
+  Sampler(String source, List<String> program, String everySecond) {
     this.source = source;
-    this.body = body;
+    this.program = program;
+    this.body = program != null ? "exec " + String.join(" ", program) : onTheSecond(everySecond);
   }
 
   /**
@@ -75,6 +85,24 @@ public enum Sampler {
     String env = ENVIRONMENT.entrySet().stream().sorted(Map.Entry.comparingByKey())
         .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     return "export " + env + "; set -e; " + body;
+  }
+
+  /**
+   * The command as an argument vector for a remote host, to be run with {@link #environment()}: the program itself where
+   * it keeps time by itself (sar), else {@code sh -c} with {@link #shellCommand()}, which sets the environment itself.
+   */
+  public List<String> argv() {
+    return program != null ? program : List.of("sh", "-c", shellCommand());
+  }
+
+  /** The environment {@link #argv()} needs, in name order (empty where the shell command sets it). */
+  public Map<String, String> environment() {
+    return program == null ? Map.of() : new java.util.TreeMap<>(ENVIRONMENT);
+  }
+
+  /** The format of the parser that reads this sampler's lines (tools.parse.Parsers): its source name. */
+  public String parser() {
+    return source;
   }
 
   /** The same for a local process. */

@@ -1,5 +1,6 @@
 package io.netpulse.tools;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.tools.parse.LineParser;
 import io.netpulse.tools.parse.OutputParser;
 import io.netpulse.tools.parse.ParseContext;
@@ -34,7 +35,7 @@ class ParserFuzzTest {
 
   private static final int CASES = 120_000;
   private static final Map<String, String> FORMAT_OF_DIR = Map.of(
-      "sar", "sar-dev", "netperf", "netperf", "iperf3", "iperf3", "iperf", "iperf", "qperf", "qperf",
+      "sar", Sources.SAR_DEV, "netperf", "netperf", "iperf3", "iperf3", "iperf", "iperf", "qperf", "qperf",
       "sockperf", "sockperf", "ping", "ping", "ss", "ss-summary", "proc", "proc-net-dev");
   private static final String[] GARBAGE = {
     "\u0000", "\uFFFD", "\u001B[2;35m", "Average:", "IFACE", "[SUM]", "Interim result:", "12:00:00 PM",

@@ -1,5 +1,6 @@
 package io.netpulse.cli.demo;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.collector.KafkaLineSink;
 import io.netpulse.collector.ProcessLineSource;
 import io.netpulse.common.Units;
@@ -46,7 +47,7 @@ public final class Demo implements AutoCloseable {
     traffic = joinHosts();
     String run = "demo-" + UUID.randomUUID().toString().substring(0, 8);
     sink = new KafkaLineSink(stack.kafka(), stack.topics().lines());
-    sampler = new ProcessLineSource(traffic.host(), "sar-dev", run,
+    sampler = new ProcessLineSource(traffic.host(), Sources.SAR_DEV, run,
         traffic.onMeasuredHost(List.of("sar", "-n", "DEV", "1")),
         // C locale for '.' decimals and 24-hour times; UTC so row times need no zone guessing.
         Map.of("LC_ALL", "C", "TZ", "UTC", "S_TIME_FORMAT", "ISO"), sink).start();

@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.collector.CollectorMetrics;
@@ -241,7 +242,7 @@ class CollectorCommandBenchmark {
           last));
       assertThat(samples).isGreaterThan(30);
       assertThat(maxHeap).isLessThanOrEqualTo(64L << 20);
-      assertThat(last).containsKeys("sar-dev", "ss-summary");
+      assertThat(last).containsKeys(Sources.SAR_DEV, "ss-summary");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -43,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CollectorRestartTest {
 
   private static final String HOST = "restart-host";
-  private static final List<String> SOURCES = List.of("sar-dev", "ss-summary");
+  private static final List<String> SOURCES = List.of(Sources.SAR_DEV, "ss-summary");
   private static final Pattern GAP_LOG = Pattern.compile(HOST + "/(\\S+): gap of (\\d+) ms without lines \\(collector "
       + "restart; last line recorded before: seq (\\d+) in epoch (\\d+)\\); seq goes on at (\\d+) in epoch (\\d+)");
 

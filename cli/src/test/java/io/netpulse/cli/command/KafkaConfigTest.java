@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.Topics;
@@ -90,7 +91,7 @@ class KafkaConfigTest {
         KafkaConnection viaFile = KafkaClientSettingsFile.resolve(sasl, config).orElseThrow();
         try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(viaFile, topics))) {
           dashboard.awaitLiveFeed(Duration.ofSeconds(60));
-          CliRun collector = CliRun.of("collector", "agent", "--host", "sasl-host", "--samplers", "sar-dev",
+          CliRun collector = CliRun.of("collector", "agent", "--host", "sasl-host", "--samplers", Sources.SAR_DEV,
               "--bootstrap-servers", sasl, "--kafka-config", config.toString(),
               "--data-dir", dir.resolve("collector").toString(), "--duration", "6");
           assertThat(collector.exit()).as(collector.err()).isZero();

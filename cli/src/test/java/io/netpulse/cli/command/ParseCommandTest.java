@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -54,7 +55,7 @@ class ParseCommandTest {
   void sarFileToJsonLinesWithErrorsOnStderr(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("sar.txt");
     Files.writeString(file, SAR);
-    Run r = run("", "--format", "sar-dev", "--tz", "UTC", file.toString());
+    Run r = run("", "--format", Sources.SAR_DEV, "--tz", "UTC", file.toString());
     assertThat(r.exit()).isZero();
     assertThat(r.out()).hasSize(8); // one good row + Average, 4 metrics each
     JsonNode first = r.out().get(0);
@@ -94,14 +95,14 @@ class ParseCommandTest {
 
     Run unknown = run("", "--format", "nope");
     assertThat(unknown.exit()).isEqualTo(2);
-    assertThat(unknown.err()).contains("unknown format 'nope'").contains("sar-dev");
+    assertThat(unknown.err()).contains("unknown format 'nope'").contains(Sources.SAR_DEV);
 
     Run missing = run("", "--format", "ping", dir.resolve("absent.txt").toString());
     assertThat(missing.exit()).isEqualTo(2);
     assertThat(missing.err()).contains("cannot read").contains("absent.txt");
 
     assertThat(run("", "--tz", "UTC").exit()).isEqualTo(2); // --format is required
-    assertThat(run("", "--format", "sar-dev", "--tz", "Mars/Olympus").err()).contains("Mars/Olympus");
+    assertThat(run("", "--format", Sources.SAR_DEV, "--tz", "Mars/Olympus").err()).contains("Mars/Olympus");
   }
 
   @Test

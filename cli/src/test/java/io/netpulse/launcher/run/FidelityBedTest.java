@@ -1,5 +1,6 @@
 package io.netpulse.launcher.run;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -156,7 +157,7 @@ class FidelityBedTest {
     for (String id : runIds) {
       TopicReader.Window w = windows.get(id);
       String sar = lines.stream()
-          .filter(l -> id.equals(l.run()) && "sut".equals(l.host()) && "sar-dev".equals(l.source()))
+          .filter(l -> id.equals(l.run()) && "sut".equals(l.host()) && Sources.SAR_DEV.equals(l.source()))
           .sorted(Comparator.comparingLong(LineEvent::seq)).map(LineEvent::line).collect(Collectors.joining("\n"));
       List<ByHand.SarRow> rows = ByHand.sarRows(sar, w.iface());
       List<ByHand.SarRow> counted = ByHand.inWindow(rows, w.startMs(), w.endMs());

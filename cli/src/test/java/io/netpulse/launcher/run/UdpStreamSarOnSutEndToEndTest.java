@@ -1,5 +1,6 @@
 package io.netpulse.launcher.run;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -106,7 +107,7 @@ class UdpStreamSarOnSutEndToEndTest {
       assertThat(outputs.stream().filter(o -> o.tool().equals("netperf")).map(ToolOutput::host)
           .collect(Collectors.toSet())).containsExactlyInAnyOrder("peer", "peer2");
       List<LineEvent> lines = TopicReader.lines(kafka.bootstrapServers(), runIds);
-      assertThat(lines.stream().filter(l -> "sar-dev".equals(l.source())).map(LineEvent::host)
+      assertThat(lines.stream().filter(l -> Sources.SAR_DEV.equals(l.source())).map(LineEvent::host)
           .collect(Collectors.toSet())).containsExactlyInAnyOrder("sut", "peer", "peer2");
     }
     RunEndToEndTest.assertNothingLeft(HOSTS);

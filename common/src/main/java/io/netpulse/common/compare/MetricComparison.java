@@ -1,5 +1,9 @@
 package io.netpulse.common.compare;
 
+import io.netpulse.common.catalog.Catalog;
+
+import io.netpulse.common.catalog.Direction;
+
 /**
  * One test and metric of B compared with A: both summaries, B ÷ A, Welch's p and the verdict.
  *
@@ -15,7 +19,7 @@ public record MetricComparison(String test, String metric, String unit, Directio
   public static MetricComparison of(String test, String metric, String unit, double[] a, double[] b) {
     SampleStats sa = SampleStats.of(a);
     SampleStats sb = SampleStats.of(b);
-    Direction direction = MetricCatalog.direction(metric, unit);
+    Direction direction = Catalog.direction(metric, unit);
     Double ratio = sa.n() == 0 || sb.n() == 0 || sa.mean() == 0 ? null : sb.mean() / sa.mean();
     Welch welch = Welch.test(a, b);
     return new MetricComparison(test, metric, unit, direction, sa, sb, ratio, welch, verdict(direction, welch));

@@ -2,7 +2,7 @@ package io.netpulse.common.event;
 
 /**
  * The value of one metric for one repetition, as the seeds define it (see the processor's
- * {@code RunValueRules}). Keyed plan/execution/test/metric on its way to the three-run statistics.
+ * {@code Catalog}). Keyed plan/execution/test/metric on its way to the three-run statistics.
  *
  * @param value       the value, in {@code unit}
  * @param host        host the value was measured on (the SUT for sar metrics), null when summed over hosts

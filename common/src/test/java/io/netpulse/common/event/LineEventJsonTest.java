@@ -1,5 +1,6 @@
 package io.netpulse.common.event;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.json.Json;
@@ -26,7 +27,7 @@ class LineEventJsonTest {
 
   @Test
   void epochAndGapGoThroughJsonAndSurviveWithInstance() throws Exception {
-    LineEvent line = new LineEvent(LineEvent.SCHEMA, "sut", "sar-dev", null, 1000, 5000, "Linux 6.1", null,
+    LineEvent line = new LineEvent(LineEvent.SCHEMA, "sut", Sources.SAR_DEV, null, 1000, 5000, "Linux 6.1", null,
         1_796_117_472_017L, 10_810L);
 
     String json = Json.text(line);

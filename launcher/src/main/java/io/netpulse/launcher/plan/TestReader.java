@@ -1,5 +1,7 @@
 package io.netpulse.launcher.plan;
 
+import io.netpulse.common.catalog.TestType;
+
 import io.netpulse.launcher.plan.PlanReader.Located;
 import io.netpulse.launcher.plan.YamlTree.Location;
 import io.netpulse.launcher.plan.YamlTree.MapNode;
@@ -43,7 +45,7 @@ final class TestReader {
     if (typeNode == null) {
       return null;
     }
-    TestType type = r.choice(m, "type", where, null, TestType.yamlNames(), TestType::fromYaml);
+    TestType type = r.choice(m, "type", where, null, TestType.yamlNames(), n -> TestType.named(n).orElse(null));
     if (type == null) {
       return null;
     }
@@ -150,19 +152,18 @@ final class TestReader {
   }
 
   private static boolean needsPeer(TestType type, MapNode m) {
-    // udp_stream names its clients; high_pps its senders; other traffic tests may name clients
-    return switch (type) {
-      case UDP_STREAM -> false;
-      case HIGH_PPS -> !m.entries().containsKey("senders");
-      default -> !type.accepts("clients") || !m.entries().containsKey("clients");
-    };
+    // udp_stream names its clients (it requires them); high_pps its senders; other traffic tests may name clients
+    if (type == TestType.UDP_STREAM) {
+      return false;
+    }
+    if (type.accepts("senders")) {
+      return !m.entries().containsKey("senders");
+    }
+    return !type.accepts("clients") || !m.entries().containsKey("clients");
   }
 
   private static boolean usesPortPerStream(TestType type) {
-    return switch (type) {
-      case RX_BANDWIDTH, TX_BANDWIDTH, RX_PPS, TX_PPS, NEW_CONNECTIONS, HIGH_PPS -> true;
-      default -> false;
-    };
+    return type.portPerStream();
   }
 
   private String hostRef(MapNode m, String key, String where, boolean needed) {
@@ -229,16 +230,13 @@ final class TestReader {
       return null;
     }
     int perQueue = type.accepts("streams_per_queue")
-        ? r.integer(m, "streams_per_queue", where, type == TestType.IPERF_BANDWIDTH ? 1 : 2, 1, 64) : 0;
+        ? r.integer(m, "streams_per_queue", where, type.number("streams_per_queue", null), 1, 64) : 0;
     Node n = r.value(m, "streams");
     if (n == null) {
-      return switch (type) {
-        case NEW_CONNECTIONS -> Streams.of(256);
-        case TCP_RR -> Streams.of(300);
-        case HIGH_PPS -> Streams.of(64);
-        case UDP_STREAM -> null; // one instance per client, as seeds 002 and 003
-        default -> Streams.auto(perQueue);
-      };
+      // the catalog's count, else auto where streams_per_queue is accepted, else none: udp_stream runs one
+      // instance per client, as seeds 002 and 003
+      Integer fixed = type.number("streams", null);
+      return fixed != null ? Streams.of(fixed) : perQueue > 0 ? Streams.auto(perQueue) : null;
     }
     if (n instanceof YamlTree.ScalarNode s && "auto".equals(s.text()) && perQueue > 0) {
       return Streams.auto(perQueue);
@@ -256,20 +254,9 @@ final class TestReader {
   }
 
   private Tool tool(MapNode m, TestType type, String where) {
-    List<Tool> choices = switch (type) {
-      case RX_PPS, TX_PPS -> List.of(Tool.IPERF3, Tool.NETPERF);
-      case CONCURRENT_CONNECTIONS -> List.of(Tool.NETPULSE, Tool.C1000K);
-      default -> List.of();
-    };
-    Tool fallback = switch (type) {
-      case LATENCY -> Tool.QPERF;
-      case SOCKPERF_LATENCY, HIGH_PPS -> Tool.SOCKPERF;
-      case IPERF_BANDWIDTH -> Tool.IPERF;
-      case RX_PPS, TX_PPS -> Tool.IPERF3;
-      case CONCURRENT_CONNECTIONS -> Tool.NETPULSE;
-      default -> Tool.NETPERF;
-    };
-    if (choices.isEmpty()) {
+    List<Tool> choices = type.tools().stream().map(t -> Tool.valueOf(t.toUpperCase(Locale.ROOT))).toList();
+    Tool fallback = choices.isEmpty() ? Tool.NETPERF : choices.get(0);
+    if (choices.size() < 2) {
       return fallback;
     }
     return r.choice(m, "tool", where, fallback, choices.stream().map(Tool::yamlName).toList(),
@@ -277,36 +264,14 @@ final class TestReader {
   }
 
   private static Duration defaultDuration(TestType type) {
-    return switch (type) {
-      case CONCURRENT_CONNECTIONS -> Duration.ofSeconds(60);
-      case NEW_CONNECTIONS, TCP_RR, UDP_STREAM -> Duration.ofSeconds(20);
-      case LATENCY, SOCKPERF_LATENCY -> Duration.ofSeconds(10);
-      default -> Duration.ofSeconds(30);
-    };
+    return type.duration();
   }
 
   private static Integer defaultMessage(TestType type, Tool tool) {
-    return switch (type) {
-      case LATENCY, NEW_CONNECTIONS -> 64;
-      case SOCKPERF_LATENCY, HIGH_PPS -> 14;
-      case RX_BANDWIDTH, TX_BANDWIDTH -> 1440;
-      case RX_PPS, TX_PPS -> tool == Tool.NETPERF ? 1 : 64;
-      case UDP_STREAM -> 1;
-      default -> null;
-    };
+    return type.number("message", tool.yamlName());
   }
 
   private static Integer defaultPort(TestType type, Tool tool) {
-    return switch (type) {
-      case LATENCY -> 19765; // qperf's own default listen port
-      case SOCKPERF_LATENCY -> 11111; // sockperf's default
-      case RX_BANDWIDTH, TX_BANDWIDTH, IPERF_BANDWIDTH -> 5001;
-      case RX_PPS, TX_PPS -> tool == Tool.NETPERF ? 16001 : 5001;
-      case HIGH_PPS -> 6666;
-      case NEW_CONNECTIONS -> 9001;
-      case CONCURRENT_CONNECTIONS -> 2000;
-      case TCP_RR -> 12865; // netserver's default port
-      case UDP_STREAM -> 11256;
-    };
+    return type.number("port", tool.yamlName());
   }
 }

@@ -1,5 +1,7 @@
 package io.netpulse.launcher.plan;
 
+import io.netpulse.common.catalog.TestType;
+
 import java.time.Duration;
 import java.util.List;
 

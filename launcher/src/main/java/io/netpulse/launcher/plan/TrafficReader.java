@@ -1,5 +1,7 @@
 package io.netpulse.launcher.plan;
 
+import io.netpulse.common.catalog.TestType;
+
 import io.netpulse.launcher.plan.PlanReader.Located;
 import io.netpulse.launcher.plan.YamlTree.MapNode;
 import io.netpulse.launcher.plan.YamlTree.Node;
@@ -179,9 +181,6 @@ final class TrafficReader {
 
   /** Types whose value is sar's on the SUT: the SUT must stay among the sar hosts. */
   private static boolean readsSarOnSut(TestType type) {
-    return switch (type) {
-      case RX_BANDWIDTH, TX_BANDWIDTH, IPERF_BANDWIDTH, RX_PPS, TX_PPS, HIGH_PPS, TCP_RR -> true;
-      default -> false;
-    };
+    return type.readsSarOnSut();
   }
 }

@@ -2,7 +2,7 @@ package io.netpulse.launcher.procedure;
 
 import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
-import io.netpulse.launcher.plan.TestType;
+import io.netpulse.common.catalog.TestType;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,9 +31,6 @@ final class BandwidthProcedure implements Procedure {
       clients.add(HostCommand.client(sender, "netperf", i, ToolCommands.netperf(c.address(receiver), "TCP_STREAM",
           c.sampledSeconds(), port, c.netperfOptions(c.sendSize()))));
     }
-    String metric = rx ? "rx_bps" : "tx_bps";
-    return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), servers, clients,
-        List.of(new ResultRule(metric, Units.BITS_PER_S, "sar-dev", metric, t.sut(), c.sut().iface(), Combine.MEAN_OF_SAMPLES)),
-        null);
+    return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), servers, clients, c.results(null), null);
   }
 }

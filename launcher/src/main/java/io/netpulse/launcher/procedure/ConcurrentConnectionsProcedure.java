@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.tools.Sampler;
 import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.launcher.plan.Tool;
@@ -71,9 +72,8 @@ final class ConcurrentConnectionsProcedure implements Procedure {
       }
     }
     return new TestProcedure(t, bases.size(), c.sampledSeconds(),
-        List.of(HostCommand.sampler(t.sut(), "ss-summary", ToolCommands.ssSummaryEverySecond())), servers, clients,
-        List.of(new ResultRule("tcp_estab", Units.CONNECTIONS, "ss-summary", "tcp_estab", t.sut(), null,
-            Combine.MAX_OF_SAMPLES)),
+        List.of(ToolCommands.sampler(t.sut(), Sampler.SS_SUMMARY)), servers, clients,
+        c.results(null),
         null);
   }
 

@@ -59,11 +59,11 @@ public final class DryRun {
       for (ResultRule r : p.results()) {
         String from = r.source() + " " + r.sampleMetric()
             + (r.host() == null ? "" : " on " + r.host()) + (r.iface() == null ? "" : " " + r.iface());
-        out.printf("  result %s [%s] = %s%n", r.metric(), r.unit(), switch (r.combine()) {
-          case MEAN_OF_SAMPLES -> "mean of " + from + " over the measuring phase";
+        out.printf("  result %s [%s] = %s%n", r.metric(), r.unit(), switch (r.how()) {
+          case MEAN_ON_SUT -> "mean of " + from + " over the measuring phase";
           case SUM_OVER_INSTANCES -> "sum over instances of " + from;
-          case PRINTED -> from + " as the tool prints it";
-          case MAX_OF_SAMPLES -> "largest " + from + " once it stops rising";
+          case AS_PRINTED -> from + " as the tool prints it";
+          case MAX_OVER_WINDOW -> "largest " + from + " once it stops rising";
         });
       }
       for (int rep = 1; rep <= t.repetitions(); rep++) {

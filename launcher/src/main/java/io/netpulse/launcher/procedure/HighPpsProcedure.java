@@ -28,8 +28,7 @@ final class HighPpsProcedure implements Procedure {
     }
     return new TestProcedure(t, streams, c.sampledSeconds(),
         c.sarSamplers(), List.of(), clients,
-        List.of(new ResultRule("rx_pps", Units.PACKETS_PER_S, "sar-dev", "rx_pps", t.sut(), c.sut().iface(),
-            Combine.MEAN_OF_SAMPLES)),
+        c.results(null),
         t.irqAffinity());
   }
 }

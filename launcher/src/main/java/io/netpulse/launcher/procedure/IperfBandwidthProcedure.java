@@ -2,6 +2,7 @@ package io.netpulse.launcher.procedure;
 
 import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.StopMode;
+import io.netpulse.tools.iperf.IperfCommands;
 import io.netpulse.launcher.plan.TestSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,7 @@ final class IperfBandwidthProcedure implements Procedure {
   public TestProcedure build(ProcedureContext c) {
     TestSpec t = c.test();
     int streams = c.streams();
-    HostCommand server = HostCommand.server(t.sut(), "iperf", 0, RemoteCommand.of("iperf", "-s", "-p", t.port()));
+    HostCommand server = HostCommand.server(t.sut(), "iperf", 0, ToolCommands.of(IperfCommands.server(t.port())));
     List<String> hosts = c.others();
     List<HostCommand> clients = new ArrayList<>();
     for (int k = 0; k < hosts.size(); k++) {
@@ -29,17 +30,12 @@ final class IperfBandwidthProcedure implements Procedure {
       if (share == 0) {
         continue;
       }
-      List<Object> args = new ArrayList<>(List.of("-c", c.address(t.sut()),
-          "-p", t.port(), "-b", t.rate(), "-t", c.sampledSeconds(), "-P", share));
-      if (c.plan().stop() == StopMode.STEADY) {
-        args.addAll(List.of("-i", 1, "--sum-only", "-f", "k"));
-      }
-      clients.add(HostCommand.client(hosts.get(k), "iperf", clients.size(), RemoteCommand.of("iperf", args.toArray())));
+      List<String> argv = IperfCommands.client(c.address(t.sut()), t.port(), t.rate(), c.sampledSeconds(), share,
+          c.plan().stop() == StopMode.STEADY);
+      clients.add(HostCommand.client(hosts.get(k), "iperf", clients.size(), ToolCommands.of(argv)));
     }
     return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), List.of(server), clients,
-        List.of(new ResultRule("rx_bps", Units.BITS_PER_S, "sar-dev", "rx_bps", t.sut(), c.sut().iface(), Combine.MEAN_OF_SAMPLES),
-            new ResultRule("sender_bps", Units.BITS_PER_S, "iperf", "sender_bps", null, null,
-                Combine.SUM_OVER_INSTANCES)),
+        c.results(null),
         null);
   }
 }

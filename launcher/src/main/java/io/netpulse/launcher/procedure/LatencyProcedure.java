@@ -21,9 +21,6 @@ final class LatencyProcedure implements Procedure {
     // after qperf, as in the seed, so that the two do not disturb each other's round trips
     HostCommand ping = HostCommand.client(t.peer(), "ping", 0,
         RemoteCommand.of("ping", "-c", t.pingCount(), sut).withEnv("LC_ALL", "C")).inStage(2);
-    return new TestProcedure(t, 1, c.printedSeconds(), List.of(), List.of(server), List.of(qperf, ping), List.of(
-        new ResultRule("tcp_lat_us", Units.MICROSECONDS, "qperf", "tcp_lat_us", t.peer(), null, Combine.PRINTED),
-        new ResultRule("udp_lat_us", Units.MICROSECONDS, "qperf", "udp_lat_us", t.peer(), null, Combine.PRINTED),
-        new ResultRule("rtt_avg_ms", Units.MILLISECONDS, "ping", "rtt_avg_ms", t.peer(), null, Combine.PRINTED)), null);
+    return new TestProcedure(t, 1, c.printedSeconds(), List.of(), List.of(server), List.of(qperf, ping), c.results(t.peer()), null);
   }
 }

@@ -1,7 +1,8 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.catalog.TestType;
+
 import io.netpulse.launcher.plan.TestSpec;
-import io.netpulse.processor.run.RunValueRules;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,8 +27,7 @@ final class NewConnectionsProcedure implements Procedure {
     }
     String from = c.others().size() == 1 ? c.others().get(0) : null;
     return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), servers, clients,
-        List.of(new ResultRule("connections_per_s", RunValueRules.CONNECTIONS_PER_S, "netperf", "trans_per_s", from, null,
-            Combine.SUM_OVER_INSTANCES)),
+        c.results(from),
         null);
   }
 }

@@ -2,8 +2,9 @@ package io.netpulse.launcher.procedure;
 
 import io.netpulse.common.Units;
 import io.netpulse.launcher.plan.TestSpec;
-import io.netpulse.launcher.plan.TestType;
+import io.netpulse.common.catalog.TestType;
 import io.netpulse.launcher.plan.Tool;
+import io.netpulse.tools.iperf3.Iperf3Commands;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,15 +34,11 @@ final class PpsProcedure implements Procedure {
         clients.add(HostCommand.client(sender, "netperf", i, ToolCommands.netperf(to, "UDP_STREAM",
             c.sampledSeconds(), port, c.netperfOptions("-m", t.messageBytes()))));
       } else {
-        servers.add(HostCommand.server(receiver, "iperf3", i, RemoteCommand.of("iperf3", "-s", "-p", port)));
-        clients.add(HostCommand.client(sender, "iperf3", i, RemoteCommand.of("iperf3", "-c", to, "-b", rate, "-u",
-            "-t", c.sampledSeconds(), "-l", t.messageBytes(), "-p", port)));
+        servers.add(HostCommand.server(receiver, "iperf3", i, ToolCommands.of(Iperf3Commands.server(port))));
+        clients.add(HostCommand.client(sender, "iperf3", i, ToolCommands.of(
+            Iperf3Commands.udpClient(to, rate, c.sampledSeconds(), t.messageBytes(), port))));
       }
     }
-    String metric = rx ? "rx_pps" : "tx_pps";
-    return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), servers, clients,
-        List.of(new ResultRule(metric, Units.PACKETS_PER_S, "sar-dev", metric, t.sut(), c.sut().iface(),
-            Combine.MEAN_OF_SAMPLES)),
-        null);
+    return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), servers, clients, c.results(null), null);
   }
 }

@@ -5,6 +5,7 @@ import io.netpulse.launcher.plan.HostSpec;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.launcher.plan.TrafficOptions;
+import io.netpulse.tools.Sampler;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -70,9 +71,26 @@ public record ProcedureContext(Plan plan, TestSpec test, SutFacts sut) {
   public List<HostCommand> sarSamplers() {
     List<HostCommand> out = new ArrayList<>();
     for (String host : options().sarHosts()) {
-      out.add(HostCommand.sampler(host, "sar-dev", ToolCommands.sarDev()));
+      out.add(ToolCommands.sampler(host, Sampler.SAR_DEV));
     }
     return out;
+  }
+
+  /**
+   * The test type's result metrics (the catalog's) on this test's hosts: sar's figures on the SUT's interface, the
+   * highest sample on the SUT, tool figures from {@code figureHost} (null: every instance, wherever it runs).
+   */
+  public List<ResultRule> results(String figureHost) {
+    return results(figureHost, true);
+  }
+
+  /** The same, without the metrics made only when the SUT runs sar for them unless {@code sutSar}. */
+  public List<ResultRule> results(String figureHost, boolean sutSar) {
+    return test.type().metrics().stream().filter(m -> sutSar || !m.whenSutSar()).map(m -> switch (m.how()) {
+      case MEAN_ON_SUT -> ResultRule.of(m, test.sut(), sut.iface());
+      case MAX_OVER_WINDOW -> ResultRule.of(m, test.sut(), null);
+      case SUM_OVER_INSTANCES, AS_PRINTED -> ResultRule.of(m, figureHost, null);
+    }).toList();
   }
 
   /** Whether the SUT runs sar in this test. */

@@ -17,8 +17,6 @@ final class SockperfLatencyProcedure implements Procedure {
         RemoteCommand.of("sockperf", "sr", "--tcp", "--port", t.port()));
     HostCommand client = HostCommand.client(t.peer(), "sockperf", 0, RemoteCommand.of("sockperf", "pp",
         "-i", c.address(t.sut()), "--tcp", "-t", c.printedSeconds(), "-m", t.messageBytes(), "--port", t.port()));
-    return new TestProcedure(t, 1, c.printedSeconds(), List.of(), List.of(server), List.of(client), List.of(
-        new ResultRule("avg_latency_us", Units.MICROSECONDS, "sockperf", "avg_latency_us", t.peer(), null, Combine.PRINTED),
-        new ResultRule("p99_us", Units.MICROSECONDS, "sockperf", "p99_us", t.peer(), null, Combine.PRINTED)), null);
+    return new TestProcedure(t, 1, c.printedSeconds(), List.of(), List.of(server), List.of(client), c.results(t.peer()), null);
   }
 }

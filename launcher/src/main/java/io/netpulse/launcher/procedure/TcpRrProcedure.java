@@ -24,10 +24,7 @@ final class TcpRrProcedure implements Procedure {
               c.netperfOptions("-r", t.requestBytes() + "," + t.responseBytes()))));
     }
     return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), List.of(server), clients,
-        List.of(new ResultRule("trans_per_s", Units.TRANSACTIONS_PER_S, "netperf", "trans_per_s", null, null,
-                Combine.SUM_OVER_INSTANCES),
-            new ResultRule("rx_pps", Units.PACKETS_PER_S, "sar-dev", "rx_pps", t.sut(), c.sut().iface(),
-                Combine.MEAN_OF_SAMPLES)),
+        c.results(null),
         null);
   }
 }

@@ -1,55 +1,62 @@
 package io.netpulse.launcher.procedure;
 
 import io.netpulse.tools.Sampler;
+import io.netpulse.tools.netperf.NetperfCommands;
+import java.util.List;
+import java.util.Map;
 
-/** Command lines shared by several procedures; every one runs in the foreground so that its PID is known. */
+/**
+ * The tools module's command lines (argument vectors) as remote commands: the procedures build nothing of a tool's
+ * command line themselves where its package has it. Every one runs in the foreground so that its PID is known.
+ */
 final class ToolCommands {
 
   private ToolCommands() {}
 
-  /**
-   * {@code sar -n DEV 1} until stopped, in the C locale with ISO times in UTC: one format for the
-   * parser, and clock times that need no guess about the host's time zone.
-   */
-  static RemoteCommand sarDev() {
-    return RemoteCommand.of("sar", "-n", "DEV", "1").withEnv("LC_ALL", "C").withEnv("S_TIME_FORMAT", "ISO")
-        .withEnv("TZ", "UTC");
+  static RemoteCommand of(List<String> argv) {
+    return new RemoteCommand(Map.of(), argv);
   }
 
-  /**
-   * {@code ss -s} once per wall-clock second until stopped: the collector's own ss-summary sampler, the same text, so
-   * that both sample on the second (a fixed script: no plan value in it).
-   */
+  /** {@code sampler} as the collector runs it: the same argument vector and environment. */
+  static RemoteCommand sampler(Sampler sampler) {
+    RemoteCommand c = of(sampler.argv());
+    for (Map.Entry<String, String> e : sampler.environment().entrySet()) {
+      c = c.withEnv(e.getKey(), e.getValue());
+    }
+    return c;
+  }
+
+  /** {@code sampler} on {@code host}, its lines under the sampler's source name. */
+  static HostCommand sampler(String host, Sampler sampler) {
+    return HostCommand.sampler(host, sampler.source(), sampler(sampler));
+  }
+
+  /** {@code sar -n DEV 1} until stopped, in the C locale with ISO times in UTC ({@link Sampler#SAR_DEV}). */
+  static RemoteCommand sarDev() {
+    return sampler(Sampler.SAR_DEV);
+  }
+
+  /** {@code ss -s} once per wall-clock second until stopped ({@link Sampler#SS_SUMMARY}). */
   static RemoteCommand ssSummaryEverySecond() {
-    return RemoteCommand.of("sh", "-c", Sampler.SS_SUMMARY.shellCommand());
+    return sampler(Sampler.SS_SUMMARY);
   }
 
   /** Source of the CPU samplers' lines: the processor's /proc/stat parser. */
   static final String CPU_SOURCE = Sampler.PROC_STAT.source();
 
   /**
-   * The {@code cpu} lines of {@code /proc/stat} once per wall-clock second until stopped: the collector's proc-stat
-   * sampler, the same text (a fixed script, no plan value in it). /proc/stat rather than {@code sar -u}: every host has
-   * it, sysstat or not.
+   * The {@code cpu} lines of {@code /proc/stat} once per wall-clock second until stopped ({@link Sampler#PROC_STAT}).
+   * /proc/stat rather than {@code sar -u}: every host has it, sysstat or not.
    */
   static RemoteCommand cpuEverySecond() {
-    return RemoteCommand.of("sh", "-c", Sampler.PROC_STAT.shellCommand());
+    return sampler(Sampler.PROC_STAT);
   }
 
-  /** netserver on {@code port}, {@code -D}: not daemonised, so it stays the process we started. */
   static RemoteCommand netserver(int port) {
-    return RemoteCommand.of("netserver", "-D", "-p", port);
+    return of(NetperfCommands.netserver(port));
   }
 
-  /**
-   * {@code netperf -H host -t TEST -l seconds -p port -D 1 -- testOptions…}: {@code -D 1} is demo mode,
-   * one {@code Interim result} line per second, which netpulse streams for its per-second view and steady state.
-   */
   static RemoteCommand netperf(String host, String test, long seconds, int port, Object... testOptions) {
-    Object[] head = {"-H", host, "-t", test, "-l", seconds, "-p", port, "-D", 1, "--"};
-    Object[] all = new Object[head.length + testOptions.length];
-    System.arraycopy(head, 0, all, 0, head.length);
-    System.arraycopy(testOptions, 0, all, head.length, testOptions.length);
-    return RemoteCommand.of("netperf", all);
+    return of(NetperfCommands.netperf(host, test, seconds, port, testOptions));
   }
 }

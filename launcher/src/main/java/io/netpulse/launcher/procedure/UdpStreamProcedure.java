@@ -52,18 +52,10 @@ final class UdpStreamProcedure implements Procedure {
             "UDP_STREAM", c.sampledSeconds(), port, c.netperfOptions("-m", t.messageBytes()))));
       }
     }
-    List<ResultRule> results = new ArrayList<>();
-    if (!t.reverse() && server.equals(t.sut()) && c.sarOnSut()) {
-      results.add(new ResultRule("rx_pps", Units.PACKETS_PER_S, "sar-dev", "rx_pps", t.sut(), c.sut().iface(),
-          Combine.MEAN_OF_SAMPLES));
-    }
-    // seed 003's figure is the send line's; the receive line shows what crossed the link
-    results.addAll(List.of(summed("send_pps", Units.PACKETS_PER_S), summed("recv_pps", Units.PACKETS_PER_S),
-        summed("send_bps", Units.BITS_PER_S), summed("recv_bps", Units.BITS_PER_S)));
-    return new TestProcedure(t, instances, c.sampledSeconds(), c.sarSamplers(), servers, clients, results, null);
-  }
-
-  private static ResultRule summed(String metric, String unit) {
-    return new ResultRule(metric, unit, "netperf", metric, null, null, Combine.SUM_OVER_INSTANCES);
+    // sar's rx_pps only where the SUT receives and runs sar (seed 002); seed 003's figure is the send line's, the
+    // receive line shows what crossed the link
+    boolean sutSar = !t.reverse() && server.equals(t.sut()) && c.sarOnSut();
+    return new TestProcedure(t, instances, c.sampledSeconds(), c.sarSamplers(), servers, clients,
+        c.results(null, sutSar), null);
   }
 }

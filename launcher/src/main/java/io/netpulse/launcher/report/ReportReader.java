@@ -1,5 +1,8 @@
 package io.netpulse.launcher.report;
 
+import io.netpulse.common.catalog.Catalog;
+import io.netpulse.common.catalog.Metric;
+
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.CpuUse;
 import io.netpulse.common.event.RateEvent;
@@ -7,7 +10,6 @@ import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.UserError;
-import io.netpulse.processor.run.RunValueRules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -120,10 +122,10 @@ public final class ReportReader {
           .map(lifecycles::repetition).flatMap(Optional::stream)
           .sorted(Comparator.comparingInt(Repetition::repetition)).toList();
       String type = reps.stream().map(Repetition::type).filter(t -> t != null).findFirst().orElse(r.test());
-      Optional<RunValueRules.Rule> rule = RunValueRules.forTest(type).stream()
+      Optional<Metric> rule = Catalog.metricsOf(type).stream()
           .filter(x -> x.metric().equals(r.metric())).findFirst();
       // only values made of per-second samples have a series; tool figures (latency, TCP_CRR) have bars only
-      RunValueRules.Rule perSecond = rule.filter(RunValueRules.Rule::fromSamples).orElse(null);
+      Metric perSecond = rule.filter(Metric::fromSamples).orElse(null);
       if (perSecond != null) {
         reps.forEach(rep -> rates.want(rep, perSecond.sourceMetric()));
       }
@@ -156,7 +158,7 @@ public final class ReportReader {
   }
 
   private static int ruleIndex(String type, String metric) {
-    List<RunValueRules.Rule> rules = RunValueRules.forTest(type);
+    List<Metric> rules = Catalog.metricsOf(type);
     for (int i = 0; i < rules.size(); i++) {
       if (rules.get(i).metric().equals(metric)) {
         return i;
@@ -165,7 +167,7 @@ public final class ReportReader {
     return rules.size();
   }
 
-  private record Draft(ResultEvent result, String type, RunValueRules.Rule perSecond, List<Repetition> reps,
+  private record Draft(ResultEvent result, String type, Metric perSecond, List<Repetition> reps,
       int ruleIndex) {
 
     long firstStart() {

@@ -2,7 +2,7 @@ package io.netpulse.launcher.run;
 
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.launcher.plan.TestSpec;
-import io.netpulse.launcher.plan.TestType;
+import io.netpulse.common.catalog.TestType;
 import io.netpulse.launcher.plan.Tool;
 import io.netpulse.launcher.remote.RemoteProcess;
 import java.util.ArrayList;

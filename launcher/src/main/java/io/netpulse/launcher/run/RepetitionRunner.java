@@ -7,7 +7,7 @@ import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.launcher.plan.StopMode;
 import io.netpulse.launcher.plan.TestSpec;
-import io.netpulse.launcher.procedure.Combine;
+import io.netpulse.common.catalog.How;
 import io.netpulse.launcher.procedure.HostCommand;
 import io.netpulse.launcher.procedure.ResultRule;
 import io.netpulse.launcher.procedure.Role;
@@ -17,7 +17,6 @@ import io.netpulse.launcher.remote.RemoteFailure;
 import io.netpulse.launcher.remote.RemoteHost;
 import io.netpulse.launcher.remote.RemoteProcess;
 import io.netpulse.tools.Parsers;
-import io.netpulse.processor.run.RunValueRules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,12 +57,6 @@ final class RepetitionRunner {
   private static final Duration STARTUP_CHECK = Duration.ofMillis(300);
   /** Slack past the tool's own duration before a client counts as hung (times its hosts' highest load factor). */
   private static final Duration CLIENT_SLACK = Duration.ofSeconds(30);
-  /**
-   * Tools whose streamed client lines the processor reads one at a time as per-second rates: netperf's {@code -D 1}
-   * interim lines, iperf 2's {@code -i 1 --sum-only} rows (its procedure adds those options in steady mode).
-   */
-  private static final java.util.Set<String> STREAMED_TOOLS = java.util.Set.of("netperf", "iperf");
-
   private final ExecutionContext ctx;
   private final TestProcedure procedure;
   private final TestSpec test;
@@ -89,7 +82,7 @@ final class RepetitionRunner {
     int lastStage = p.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
     return new RepetitionSchedule.Shape(p.test().warmup(), Duration.ofSeconds(p.toolSeconds()), steadyWindow,
         lastStage, p.clients().stream().anyMatch(HostCommand::untilStopped),
-        p.results().stream().anyMatch(r -> r.combine() == Combine.MAX_OF_SAMPLES));
+        p.results().stream().anyMatch(r -> r.how() == How.MAX_OVER_WINDOW));
   }
 
   /**
@@ -97,18 +90,18 @@ final class RepetitionRunner {
    * per-second lines), so it can stop once they settle.
    */
   static boolean steadyStoppable(TestProcedure p) {
-    return p.results().stream().allMatch(r -> r.combine() == Combine.MEAN_OF_SAMPLES
-        || r.combine() == Combine.MAX_OF_SAMPLES || fromInterimLines(r));
+    return p.results().stream().allMatch(r -> r.how() == How.MEAN_ON_SUT
+        || r.how() == How.MAX_OVER_WINDOW || fromInterimLines(r));
   }
 
   /**
-   * A tool figure (summed over instances, or as printed) that its streamed per-second lines can stand for:
-   * netperf TCP_CRR and TCP_RR sums, iperf 2's sender_bps.
+   * A tool figure (summed over instances, or as printed) that its streamed per-second lines can stand for (the
+   * catalog's interim metric): netperf TCP_CRR and TCP_RR sums (its {@code -D 1} interim lines), iperf 2's sender_bps
+   * (its {@code -i 1 --sum-only} rows, which its procedure adds in steady mode). The processor reads those lines one
+   * at a time as per-second rates.
    */
   static boolean fromInterimLines(ResultRule r) {
-    return (r.combine() == Combine.SUM_OVER_INSTANCES || r.combine() == Combine.PRINTED)
-        && STREAMED_TOOLS.contains(r.source())
-        && RunValueRules.interimOf(new RunValueRules.Rule(r.metric(), r.sampleMetric(), r.combine().how(), r.unit())) != null;
+    return r.interim() != null;
   }
 
   /** The tool whose clients' lines this repetition streams (their per-second figures make a value), or null. */

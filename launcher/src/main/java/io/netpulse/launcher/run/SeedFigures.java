@@ -1,8 +1,10 @@
 package io.netpulse.launcher.run;
 
+import io.netpulse.common.catalog.Catalog;
+import io.netpulse.common.catalog.How;
+
 import io.netpulse.common.Units;
 import io.netpulse.common.event.ResultEvent;
-import io.netpulse.processor.run.RunValueRules;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,8 +33,8 @@ public final class SeedFigures {
    * scaled by {@link #KB_AS_1000}, under {@code METRIC_as_seeds}; empty where the seeds compute what netpulse does.
    */
   public static Optional<ResultEvent> of(String type, ResultEvent r) {
-    boolean fromSarKb = RunValueRules.forTest(type).stream().anyMatch(rule -> rule.metric().equals(r.metric())
-        && rule.how() == RunValueRules.How.MEAN_ON_SUT && FROM_SAR_KB.contains(rule.sourceMetric()))
+    boolean fromSarKb = Catalog.metricsOf(type).stream().anyMatch(rule -> rule.metric().equals(r.metric())
+        && rule.how() == How.MEAN_ON_SUT && FROM_SAR_KB.contains(rule.sourceMetric()))
         && Units.BITS_PER_S.equals(r.unit());
     if (!fromSarKb) {
       return Optional.empty();

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.ops;
 
+import io.netpulse.common.catalog.Sources;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.json.Json;
@@ -52,7 +53,7 @@ final class BadRecords {
     out.add(bad(tag, "unknown-source", Json.bytes(LineEvent.of(BAD_HOST, "no-such-tool", null, 1, nowMs,
         "12 34 56")), false));
     // a row sar could print, but with a letter O in txpck/s
-    out.add(bad(tag, "garbled-sar-number", Json.bytes(LineEvent.of(BAD_HOST, "sar-dev", null, 2, nowMs,
+    out.add(bad(tag, "garbled-sar-number", Json.bytes(LineEvent.of(BAD_HOST, Sources.SAR_DEV, null, 2, nowMs,
         CLOCK.format(Instant.ofEpochMilli(nowMs)) + "         eth0      1.00      2.0O      3.00      4.00      0.00"
             + "      0.00      0.00      0.00")), false));
     ByteArrayOutputStream utf8 = new ByteArrayOutputStream();
@@ -73,7 +74,7 @@ final class BadRecords {
    */
   static List<Bad> oversize(String tag, long nowMs) {
     List<Bad> out = new ArrayList<>();
-    out.add(bad(tag, "quotes-600kb", Json.bytes(LineEvent.of(BAD_HOST, "sar-dev", null, 4, nowMs,
+    out.add(bad(tag, "quotes-600kb", Json.bytes(LineEvent.of(BAD_HOST, Sources.SAR_DEV, null, 4, nowMs,
         "\"".repeat(600 * 1024))), true));
     String prefix = "bad-" + tag + "-huge-key";
     out.add(new Bad("huge-key", prefix, prefix + "-" + "k".repeat(700 * 1024),

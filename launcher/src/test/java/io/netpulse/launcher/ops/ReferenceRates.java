@@ -1,5 +1,6 @@
 package io.netpulse.launcher.ops;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.Json;
@@ -33,7 +34,7 @@ final class ReferenceRates {
   static final long GRACE_MS = 5_000;
   private static final long SECOND_MS = 1_000;
   private static final long TEN_MS = 10_000;
-  private static final String SAR_DEV = "sar-dev";
+  private static final String SAR_DEV = Sources.SAR_DEV;
   private static final String PROC_NET_DEV = "proc-net-dev";
 
   /**

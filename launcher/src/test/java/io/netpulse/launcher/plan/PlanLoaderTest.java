@@ -1,5 +1,7 @@
 package io.netpulse.launcher.plan;
 
+import io.netpulse.common.catalog.TestType;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -270,7 +272,7 @@ class PlanLoaderTest {
     PlanLoader.STEADY_KEYS.forEach(k -> keys.add("steady." + k));
     PlanLoader.PREPARE_KEYS.forEach(k -> keys.add("prepare." + k));
     PlanLoader.IRQ_KEYS.forEach(k -> keys.add("irq_affinity." + k));
-    for (TestType t : TestType.values()) {
+    for (TestType t : TestType.ALL) {
       keys.add(t.yamlName());
       keys.addAll(t.keys());
     }

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.tools.Sampler;
@@ -34,7 +35,7 @@ class CpuSamplersTest {
       assertThat(c.command().render()).isEqualTo(CPU);
     });
     // the test's own samplers stay as the seeds' procedures have them; the CPU samplers start with them
-    assertThat(rx.samplers()).extracting(HostCommand::tool).containsExactly("sar-dev");
+    assertThat(rx.samplers()).extracting(HostCommand::tool).containsExactly(Sources.SAR_DEV);
     assertThat(rx.allSamplers()).extracting(c -> c.host() + "/" + c.tool())
         .containsExactly("sut/sar-dev", "sut/proc-stat", "peer/proc-stat", "aux1/proc-stat");
     assertThat(rx.commands().subList(0, 4)).isEqualTo(rx.allSamplers());

@@ -1,5 +1,7 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.catalog.Sources;
+import io.netpulse.common.catalog.How;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,7 +78,7 @@ class ProceduresTest {
         .isEqualTo("peer: netperf -H 198.18.0.2 -t TCP_STREAM -l 300 -p 5001 -D 1 -- -m 1440");
     assertThat(rendered(p.samplers())).containsExactly("sut: env LC_ALL=C S_TIME_FORMAT=ISO TZ=UTC sar -n DEV 1");
     assertThat(p.results()).containsExactly(
-        new ResultRule("rx_bps", "bit/s", "sar-dev", "rx_bps", "sut", "eth0", Combine.MEAN_OF_SAMPLES));
+        new ResultRule("rx_bps", "bit/s", Sources.SAR_DEV, "rx_bps", "sut", "eth0", How.MEAN_ON_SUT));
   }
 
   @Test
@@ -97,7 +99,7 @@ class ProceduresTest {
     assertThat(rendered(rx.clients())).containsExactly(
         "peer: iperf3 -c 198.18.0.2 -b 0M -u -t 30 -l 64 -p 5001", "peer: iperf3 -c 198.18.0.2 -b 0M -u -t 30 -l 64 -p 5002");
     assertThat(rx.results().get(0)).isEqualTo(
-        new ResultRule("rx_pps", "packets/s", "sar-dev", "rx_pps", "sut", "eth0", Combine.MEAN_OF_SAMPLES));
+        new ResultRule("rx_pps", "packets/s", Sources.SAR_DEV, "rx_pps", "sut", "eth0", How.MEAN_ON_SUT));
     // seed 001: netserver -p $[16000+j]  /  netperf -H ${server_ip} -l 300 -t UDP_STREAM -p $port -- -m 1
     TestProcedure tx = only("{ type: tx_pps, tool: netperf, streams: auto, streams_per_queue: 3 }");
     assertThat(tx.streams()).isEqualTo(12);
@@ -131,7 +133,7 @@ class ProceduresTest {
     assertThat(rendered(p.clients())).first()
         .isEqualTo("peer: netperf -H 198.18.0.2 -t TCP_CRR -l 20 -p 9001 -D 1 -- -r 64");
     assertThat(p.results()).containsExactly(new ResultRule("connections_per_s", "connections/s", "netperf",
-        "trans_per_s", "peer", null, Combine.SUM_OVER_INSTANCES));
+        "trans_per_s", "peer", null, How.SUM_OVER_INSTANCES));
   }
 
   @Test
@@ -144,7 +146,7 @@ class ProceduresTest {
         "peer: netperf -H 198.18.0.2 -t TCP_RR -l 300 -p 12865 -D 1 -- -r 1,1",
         "aux1: netperf -H 198.18.0.2 -t TCP_RR -l 300 -p 12865 -D 1 -- -r 1,1");
     assertThat(p.clients().stream().filter(c -> c.host().equals("aux2")).count()).isEqualTo(100);
-    assertThat(p.results().get(0).combine()).isEqualTo(Combine.SUM_OVER_INSTANCES);
+    assertThat(p.results().get(0).how()).isEqualTo(How.SUM_OVER_INSTANCES);
   }
 
   @Test
@@ -158,7 +160,7 @@ class ProceduresTest {
         "aux1: netperf -H 198.18.0.2 -t UDP_STREAM -l 300 -p 11257 -D 1 -- -m 1",
         "aux2: netperf -H 198.18.0.2 -t UDP_STREAM -l 300 -p 11258 -D 1 -- -m 1");
     assertThat(p.results().get(0)).isEqualTo(
-        new ResultRule("send_pps", "packets/s", "netperf", "send_pps", null, null, Combine.SUM_OVER_INSTANCES));
+        new ResultRule("send_pps", "packets/s", "netperf", "send_pps", null, null, How.SUM_OVER_INSTANCES));
     assertThat(p.results()).extracting(ResultRule::metric).containsExactly("send_pps", "recv_pps", "send_bps", "recv_bps");
     // seed 003, the other way: netserver -p 11256 on every ECS, the IDC device sends to each, -m 1400 for bps
     TestProcedure r = only("{ type: udp_stream, clients: [peer, aux1], reverse: true, message: 1400 }");
@@ -188,7 +190,7 @@ class ProceduresTest {
     assertThat(rendered(own.samplers()))
         .containsExactly("sut: sh -c " + RemoteCommand.quote(Sampler.SS_SUMMARY.shellCommand()));
     assertThat(own.results().get(0)).isEqualTo(new ResultRule("tcp_estab", "connections", "ss-summary",
-        "tcp_estab", "sut", null, Combine.MAX_OF_SAMPLES));
+        "tcp_estab", "sut", null, How.MAX_OVER_WINDOW));
     TestProcedure c1000k = Procedures.build(plan, plan.tests().get(1), FOUR_QUEUES);
     assertThat(c1000k.servers()).hasSize(32);
     assertThat(rendered(c1000k.servers())).first().isEqualTo("sut: /opt/c1000k/server 2000");
@@ -251,8 +253,8 @@ class ProceduresTest {
         .containsExactly("peer: iperf -c 198.18.0.2 -p 5001 -b 2048M -t 300 -P 4");
     assertThat(rendered(p.servers())).containsExactly("sut: iperf -s -p 5001");
     assertThat(p.results()).containsExactly(
-        new ResultRule("rx_bps", "bit/s", "sar-dev", "rx_bps", "sut", "eth0", Combine.MEAN_OF_SAMPLES),
-        new ResultRule("sender_bps", "bit/s", "iperf", "sender_bps", null, null, Combine.SUM_OVER_INSTANCES));
+        new ResultRule("rx_bps", "bit/s", Sources.SAR_DEV, "rx_bps", "sut", "eth0", How.MEAN_ON_SUT),
+        new ResultRule("sender_bps", "bit/s", "iperf", "sender_bps", null, null, How.SUM_OVER_INSTANCES));
   }
 
   @Test
@@ -265,7 +267,7 @@ class ProceduresTest {
   @Test
   void everyTestTypeHasAProcedure() throws Exception {
     Plan plan = PlanLoader.load(Path.of("..", "examples", "xlarge-vs-xlarge.yaml"));
-    for (var t : io.netpulse.launcher.plan.TestType.values()) {
+    for (var t : io.netpulse.common.catalog.TestType.ALL) {
       assertThat(Procedures.forTest(new io.netpulse.launcher.plan.TestSpec(1, t, "x", null, null, 1, "sut", "peer",
           null, null, null, null, null, null, null, null, null, null, null, null, null, null, false, null, null,
           null, null)))

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.catalog.How;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.launcher.plan.Plan;
@@ -107,7 +108,7 @@ class Seed000CommandsTest {
         + "-t TCP_CRR -l 20  -p $i -- -r 64 2>&1 >>tcp_crr_22.log & done", "[server端服务器ip地址]", sut, "$i", 9001 + i)
         .netperfDemoMode());
     assertThat(p.samplers()).isEmpty(); // the seed runs no sar here
-    assertThat(p.results().get(0).combine()).isEqualTo(Combine.SUM_OVER_INSTANCES);
+    assertThat(p.results().get(0).how()).isEqualTo(How.SUM_OVER_INSTANCES);
   }
 
   /** The example runs netpulse's own connection holder; {@code tool: c1000k} runs the seed's c1000k as it prints it. */

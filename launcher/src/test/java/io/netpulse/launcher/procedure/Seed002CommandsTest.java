@@ -1,5 +1,7 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.catalog.Sources;
+import io.netpulse.common.catalog.How;
 import static io.netpulse.launcher.procedure.Seed000CommandsTest.assertSarOn;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,7 +57,7 @@ class Seed002CommandsTest {
     assertThat(p.results()).extracting(ResultRule::metric)
         .containsExactly("rx_pps", "send_pps", "recv_pps", "send_bps", "recv_bps");
     assertThat(p.results().get(0)).isEqualTo(
-        new ResultRule("rx_pps", "packets/s", "sar-dev", "rx_pps", "sut", "eth0", Combine.MEAN_OF_SAMPLES));
+        new ResultRule("rx_pps", "packets/s", Sources.SAR_DEV, "rx_pps", "sut", "eth0", How.MEAN_ON_SUT));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.catalog.How;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -38,7 +39,7 @@ class Seed003CommandsTest {
     }
     assertThat(p.samplers()).isEmpty();
     assertThat(p.results().get(0)).isEqualTo(
-        new ResultRule("send_pps", "packets/s", "netperf", "send_pps", null, null, Combine.SUM_OVER_INSTANCES));
+        new ResultRule("send_pps", "packets/s", "netperf", "send_pps", null, null, How.SUM_OVER_INSTANCES));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.netpulse.launcher.procedure;
 
+import io.netpulse.common.catalog.How;
 import static io.netpulse.launcher.procedure.ProceduresTest.only;
 import static io.netpulse.launcher.procedure.ProceduresTest.rendered;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,7 +62,7 @@ class TrafficProceduresTest {
         "peer: iperf -c 198.18.0.2 -p 5001 -b 2048M -t 35 -P 3 -i 1 --sum-only -f k",
         "aux1: iperf -c 198.18.0.2 -p 5001 -b 2048M -t 35 -P 2 -i 1 --sum-only -f k");
     assertThat(iperf.clients()).extracting(HostCommand::instance).containsExactly(0, 1);
-    assertThat(iperf.results().get(1).combine()).isEqualTo(Combine.SUM_OVER_INSTANCES);
+    assertThat(iperf.results().get(1).how()).isEqualTo(How.SUM_OVER_INSTANCES);
     // more clients than streams: those without a share start nothing
     assertThat(only("{ type: iperf_bandwidth, streams: 1, clients: [peer, aux1] }").clients()).hasSize(1);
   }

@@ -1,5 +1,7 @@
 package io.netpulse.processor.run;
 
+import io.netpulse.common.catalog.Metric;
+
 import io.netpulse.common.event.RunValue;
 import io.netpulse.common.event.Sample;
 import java.util.ArrayList;
@@ -16,9 +18,9 @@ final class RunValueCalculator {
   /**
    * @param windowSamples the run's samples of {@code rule.sourceMetric()} inside the measuring window
    * @param interim       the run's streamed interim samples standing in for the rule's figure (see
-   *                      {@link RunValueRules#interimOf}), from a little before the window to a little after
+   *                      {@link Metric#interim}), from a little before the window to a little after
    */
-  static Optional<RunValue> value(String run, RepetitionState rep, RunValueRules.Rule rule, List<Sample> windowSamples,
+  static Optional<RunValue> value(String run, RepetitionState rep, Metric rule, List<Sample> windowSamples,
       List<Sample> interim) {
     return switch (rule.how()) {
       case SUM_OVER_INSTANCES -> figures(run, rep, rule, true).or(() -> interimValue(run, rep, rule, interim, true));
@@ -28,7 +30,7 @@ final class RunValueCalculator {
     };
   }
 
-  private static Optional<RunValue> figures(String run, RepetitionState rep, RunValueRules.Rule rule, boolean sum) {
+  private static Optional<RunValue> figures(String run, RepetitionState rep, Metric rule, boolean sum) {
     Map<String, Double> byInstance = rep.figures.get(rule.sourceMetric());
     if (byInstance == null || byInstance.isEmpty()) {
       return Optional.empty();
@@ -43,7 +45,7 @@ final class RunValueCalculator {
    * mean interim rate over the measuring window, i.e. the mean of the per-second sums; for a printed figure
    * ({@code sum} false) that sum divided by the instances, as its figures would be averaged.
    */
-  private static Optional<RunValue> interimValue(String run, RepetitionState rep, RunValueRules.Rule rule,
+  private static Optional<RunValue> interimValue(String run, RepetitionState rep, Metric rule,
       List<Sample> interim, boolean sum) {
     if (interim.isEmpty()) {
       return Optional.empty();
@@ -99,7 +101,7 @@ final class RunValueCalculator {
    * the fallback: in every seed procedure the SUT's interface carries the measured direction while
    * the peer sees only acknowledgements.
    */
-  private static Optional<RunValue> meanOnSut(String run, RepetitionState rep, RunValueRules.Rule rule, List<Sample> samples) {
+  private static Optional<RunValue> meanOnSut(String run, RepetitionState rep, Metric rule, List<Sample> samples) {
     Map<String, double[]> sumCount = new HashMap<>();
     Map<String, Sample> firstOf = new HashMap<>();
     for (Sample s : samples) {
@@ -125,7 +127,7 @@ final class RunValueCalculator {
     return Optional.of(runValue(run, rep, rule, bestMean, sut.host(), sut.iface(), (long) sumCount.get(best)[1]));
   }
 
-  private static Optional<RunValue> max(String run, RepetitionState rep, RunValueRules.Rule rule, List<Sample> samples) {
+  private static Optional<RunValue> max(String run, RepetitionState rep, Metric rule, List<Sample> samples) {
     Sample top = null;
     for (Sample s : samples) {
       if (top == null || s.value() > top.value()) {
@@ -136,7 +138,7 @@ final class RunValueCalculator {
         : Optional.of(runValue(run, rep, rule, top.value(), top.host(), top.iface(), samples.size()));
   }
 
-  private static RunValue runValue(String run, RepetitionState rep, RunValueRules.Rule rule, double value,
+  private static RunValue runValue(String run, RepetitionState rep, Metric rule, double value,
       String host, String iface, long inputs) {
     return new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), value, rule.unit(),
         host, iface, inputs, rep.start, rep.end, rep.execution, rep.labels, rep.hostFacts, rep.repetitionsPlanned,

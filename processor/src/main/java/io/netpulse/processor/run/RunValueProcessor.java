@@ -1,5 +1,8 @@
 package io.netpulse.processor.run;
 
+import io.netpulse.common.catalog.Catalog;
+import io.netpulse.common.catalog.Metric;
+
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunValue;
 import io.netpulse.common.event.Sample;
@@ -32,10 +35,10 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
   /** Runs and samples older than this (stream time) are forgotten. */
   static final Duration RETENTION = Duration.ofMinutes(30);
   private static final char SEP = '\u0001';
-  private static final Set<String> SAMPLED_METRICS = RunValueRules.tests().stream()
-      .flatMap(t -> RunValueRules.forTest(t).stream())
-      .filter(RunValueRules.Rule::fromSamples)
-      .map(RunValueRules.Rule::sourceMetric)
+  private static final Set<String> SAMPLED_METRICS = Catalog.tests().stream()
+      .flatMap(t -> Catalog.metricsOf(t).stream())
+      .filter(Metric::fromSamples)
+      .map(Metric::sourceMetric)
       .collect(Collectors.toUnmodifiableSet());
   /**
    * Interim lines around the window that still shape it: the one before gives the first piece's start, the one
@@ -120,7 +123,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     }
     runs.put(run, state);
     if (closes) {
-      emit(run, rep, RunValueRules.forRun(rep.rulesKey(), rep.iface));
+      emit(run, rep, Catalog.metricsOfRun(rep.rulesKey(), rep.iface));
     }
   }
 
@@ -135,7 +138,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
         || rep.repetition < rep.repetitionsPlanned)) {
       return;
     }
-    for (RunValueRules.Rule rule : RunValueRules.forRun(rep.rulesKey(), rep.iface)) {
+    for (Metric rule : Catalog.metricsOfRun(rep.rulesKey(), rep.iface)) {
       RunValue marker = new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), 0,
           rule.unit(), null, rep.iface, 0, rep.start, ts, rep.execution, rep.labels, rep.hostFacts,
           rep.repetitionsPlanned, true, interrupted ? stopReason : null);
@@ -144,7 +147,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
   }
 
   private void sample(String run, Sample s, long now) {
-    boolean interim = RunValueRules.summedOf(s.metric()) != null;
+    boolean interim = Catalog.figureOfInterim(s.metric()) != null;
     if (s.summary() || !Double.isFinite(s.value()) || !(SAMPLED_METRICS.contains(s.metric())
         || interim && s.instance() != null)) { // interim lines without instance are a finished tool's: it has figures
       return;
@@ -157,11 +160,11 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
         continue;
       }
       if (!interim && rep.inWindow(s.ts())) { // a late sample: correct the value
-        emit(run, rep, RunValueRules.forRun(rep.rulesKey(), rep.iface).stream()
+        emit(run, rep, Catalog.metricsOfRun(rep.rulesKey(), rep.iface).stream()
             .filter(r -> r.fromSamples() && r.sourceMetric().equals(s.metric())).toList());
       } else if (interim && s.ts() >= rep.start && s.ts() < rep.end + INTERIM_MARGIN_MS) {
-        emit(run, rep, RunValueRules.forRun(rep.rulesKey(), rep.iface).stream()
-            .filter(r -> s.metric().equals(RunValueRules.interimOf(r))).toList());
+        emit(run, rep, Catalog.metricsOfRun(rep.rulesKey(), rep.iface).stream()
+            .filter(r -> s.metric().equals(r.interim())).toList());
       }
     }
   }
@@ -176,20 +179,20 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     rep.figures.computeIfAbsent(f.sample().metric(), k -> new java.util.HashMap<>()).put(instance, f.sample().value());
     runs.put(run, state);
     if (rep.counts()) {
-      emit(run, rep, RunValueRules.forRun(rep.rulesKey(), rep.iface).stream()
+      emit(run, rep, Catalog.metricsOfRun(rep.rulesKey(), rep.iface).stream()
           .filter(r -> !r.fromSamples() && r.sourceMetric().equals(f.sample().metric())).toList());
     }
   }
 
-  private void emit(String run, RepetitionState rep, List<RunValueRules.Rule> rules) {
+  private void emit(String run, RepetitionState rep, List<Metric> rules) {
     if (!rep.counts() || rules.isEmpty()) {
       return;
     }
-    boolean stored = rules.stream().anyMatch(r -> r.fromSamples() || RunValueRules.interimOf(r) != null);
+    boolean stored = rules.stream().anyMatch(r -> r.fromSamples() || r.interim() != null);
     List<Sample> around = stored ? windowSamples(run, rep) : List.of();
     List<Sample> window = around.stream().filter(s -> rep.inWindow(s.ts())).toList();
-    for (RunValueRules.Rule rule : rules) {
-      String interim = RunValueRules.interimOf(rule);
+    for (Metric rule : rules) {
+      String interim = rule.interim();
       RunValueCalculator.value(run, rep, rule, RunValueCalculator.of(window, rule.sourceMetric()),
               interim == null ? List.of() : RunValueCalculator.of(around, interim))
           .ifPresent(v -> context.forward(new Record<>(v.resultKey(), v, rep.end)));

@@ -1,5 +1,7 @@
 package io.netpulse.processor.run;
 
+import io.netpulse.common.catalog.Catalog;
+
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.SteadyEvent;
@@ -72,7 +74,7 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       return;
     }
     RunEvent latest = plans.get(run);
-    String summed = RunValueRules.summedOf(s.metric());
+    String summed = Catalog.figureOfInterim(s.metric());
     if (summed != null) {
       if (s.instance() != null) { // interim lines of a finished tool's output (no instance) come too late to matter
         interim(run, s, summed, latest, record.timestamp());

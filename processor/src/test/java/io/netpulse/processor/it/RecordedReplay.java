@@ -1,5 +1,6 @@
 package io.netpulse.processor.it;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.RunEvent;
@@ -72,7 +73,7 @@ public final class RecordedReplay {
     long seq = 0;
     for (String line : sarLines()) {
       out.add(new ProducerRecord<>(topics.lines(), host,
-          Json.bytes(LineEvent.of(host, "sar-dev", run, seq++, RECEIVED.toEpochMilli(), line))));
+          Json.bytes(LineEvent.of(host, Sources.SAR_DEV, run, seq++, RECEIVED.toEpochMilli(), line))));
     }
     return out;
   }
@@ -81,7 +82,7 @@ public final class RecordedReplay {
   public static int samplesPerHost() {
     int n = 0;
     for (String line : sarLines()) {
-      n += Parsers.lineParser("sar-dev").orElseThrow()
+      n += Parsers.lineParser(Sources.SAR_DEV).orElseThrow()
           .parseLine(line, 0, ParseContext.streamed(RECEIVED.toEpochMilli())).samples().size();
     }
     return n;
@@ -99,7 +100,7 @@ public final class RecordedReplay {
     long start = WINDOWS[repetition - 1].toEpochMilli();
     java.util.Map<String, double[]> byIface = new java.util.HashMap<>();
     for (String line : sarLines()) {
-      for (Sample s : Parsers.lineParser("sar-dev").orElseThrow()
+      for (Sample s : Parsers.lineParser(Sources.SAR_DEV).orElseThrow()
           .parseLine(line, 0, new ParseContext(ZoneOffset.UTC, RECEIVED.toEpochMilli(), null)).samples()) {
         if (!s.summary() && s.metric().equals("rx_bps") && s.ts() - 1000 >= start && s.ts() + 1000 <= start + 10_000) {
           double[] sc = byIface.computeIfAbsent(s.iface(), k -> new double[2]);

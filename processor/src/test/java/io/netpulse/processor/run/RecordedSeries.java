@@ -1,5 +1,6 @@
 package io.netpulse.processor.run;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.event.Sample;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseResult;
@@ -31,12 +32,12 @@ final class RecordedSeries {
 
   /** A sar recording's per-second samples, placed on {@code host} and {@code run}. */
   static List<Sample> sar(String name, String host, String run) {
-    ParseResult r = Parsers.forFormat("sar-dev").parse(text(name).lines().toList(),
+    ParseResult r = Parsers.forFormat(Sources.SAR_DEV).parse(text(name).lines().toList(),
         new ParseContext(ZoneOffset.UTC, 0, null));
     if (!r.errors().isEmpty()) {
       throw new IllegalStateException("recording " + name + " does not parse: " + r.errors());
     }
-    return r.samples().stream().filter(s -> !s.summary()).map(s -> s.withOrigin(host, run, "sar-dev")).toList();
+    return r.samples().stream().filter(s -> !s.summary()).map(s -> s.withOrigin(host, run, Sources.SAR_DEV)).toList();
   }
 
   /** The ss -s recording: each TCP line stamped with the epoch ms line before it. */

@@ -1,5 +1,6 @@
 package io.netpulse.processor.run;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -87,7 +88,7 @@ class RunTopologyTest {
     for (Sample s : RecordedSeries.sar("ramp-plateau.txt", "sut", "run-1")) {
       sample(s);
       // the peer sees a small share of the traffic on its own interface: not the SUT
-      sample(new Sample(1, s.metric(), s.value() / 50, s.unit(), "peer", "eth0", s.ts(), "run-1", "sar-dev", false,
+      sample(new Sample(1, s.metric(), s.value() / 50, s.unit(), "peer", "eth0", s.ts(), "run-1", Sources.SAR_DEV, false,
           null, null));
     }
     phase("run-1", "rx_bandwidth", 1, Phase.DONE, T + 10_000);
@@ -110,12 +111,12 @@ class RunTopologyTest {
     // the clients are stopped at T + 10.4 s; sar's row stamped T + 10 s covers (T + 9 s + phase, T + 10 s + phase]:
     // with a phase over 0.4 s part of it has no traffic, and it reads low (here 500 where whole seconds read 1000)
     phase("run-11", "rx_pps", 1, Phase.MEASURING, T + 400);
-    sample(Sample.of("rx_pps", 1, "packets/s", "eth0", T).withOrigin("sut", "run-11", "sar-dev")); // warm-up
-    sample(Sample.of("rx_pps", 600, "packets/s", "eth0", T + 1_000).withOrigin("sut", "run-11", "sar-dev"));
+    sample(Sample.of("rx_pps", 1, "packets/s", "eth0", T).withOrigin("sut", "run-11", Sources.SAR_DEV)); // warm-up
+    sample(Sample.of("rx_pps", 600, "packets/s", "eth0", T + 1_000).withOrigin("sut", "run-11", Sources.SAR_DEV));
     for (int i = 2; i <= 9; i++) {
-      sample(Sample.of("rx_pps", 1_000, "packets/s", "eth0", T + i * 1_000L).withOrigin("sut", "run-11", "sar-dev"));
+      sample(Sample.of("rx_pps", 1_000, "packets/s", "eth0", T + i * 1_000L).withOrigin("sut", "run-11", Sources.SAR_DEV));
     }
-    sample(Sample.of("rx_pps", 500, "packets/s", "eth0", T + 10_000).withOrigin("sut", "run-11", "sar-dev"));
+    sample(Sample.of("rx_pps", 500, "packets/s", "eth0", T + 10_000).withOrigin("sut", "run-11", Sources.SAR_DEV));
     phase("run-11", "rx_pps", 1, Phase.STOPPING, T + 10_400);
     RunValue v = latestByRepetitionAndMetric().get("1/rx_pps");
     // rows T + 2 s … T + 9 s: wholly inside [T + 0.4 s, T + 10.4 s] whatever the phase
@@ -143,18 +144,18 @@ class RunTopologyTest {
   @Test
   void lateAndOutOfOrderSamplesInsideTheWindowCorrectTheValueAndOthersAreIgnored() {
     phase("run-3", "rx_pps", 1, Phase.MEASURING, T - 1_000); // rows T … T + 2 s lie wholly inside
-    sample(Sample.of("rx_pps", 300, "packets/s", "eth0", T + 2_000).withOrigin("sut", "run-3", "sar-dev"));
-    sample(Sample.of("rx_pps", 100, "packets/s", "eth0", T).withOrigin("sut", "run-3", "sar-dev")); // out of order
+    sample(Sample.of("rx_pps", 300, "packets/s", "eth0", T + 2_000).withOrigin("sut", "run-3", Sources.SAR_DEV));
+    sample(Sample.of("rx_pps", 100, "packets/s", "eth0", T).withOrigin("sut", "run-3", Sources.SAR_DEV)); // out of order
     phase("run-3", "rx_pps", 1, Phase.DONE, T + 3_000);
     assertThat(values.readValue().value()).isEqualTo(200.0);
     // arrives after the close (another topic, another partition): the value is corrected
-    sample(Sample.of("rx_pps", 500, "packets/s", "eth0", T + 1_000).withOrigin("sut", "run-3", "sar-dev"));
+    sample(Sample.of("rx_pps", 500, "packets/s", "eth0", T + 1_000).withOrigin("sut", "run-3", Sources.SAR_DEV));
     RunValue corrected = values.readValue();
     assertThat(corrected.value()).isEqualTo(300.0);
     assertThat(corrected.inputs()).isEqualTo(3);
     // after the window, and summaries, count for nothing
-    sample(Sample.of("rx_pps", 9_999, "packets/s", "eth0", T + 3_000).withOrigin("sut", "run-3", "sar-dev"));
-    sample(Sample.of("rx_pps", 9_999, "packets/s", "eth0", T + 1_500).withOrigin("sut", "run-3", "sar-dev").asSummary());
+    sample(Sample.of("rx_pps", 9_999, "packets/s", "eth0", T + 3_000).withOrigin("sut", "run-3", Sources.SAR_DEV));
+    sample(Sample.of("rx_pps", 9_999, "packets/s", "eth0", T + 1_500).withOrigin("sut", "run-3", Sources.SAR_DEV).asSummary());
     assertThat(values.isEmpty()).isTrue();
   }
 
@@ -232,7 +233,7 @@ class RunTopologyTest {
     long t0 = T;
     typedPhase("run-11", "cc", "concurrent_connections", "server", null, Phase.PREPARING, t0 - 20_000);
     for (long t = t0 - 15_000; t < t0; t += 1000) { // samplers run before the clients: flat, pre-traffic
-      sample(new Sample(1, "rx_pps", 5000, "packets/s", "server", "eth0", t, "run-11", "sar-dev", false, null, null));
+      sample(new Sample(1, "rx_pps", 5000, "packets/s", "server", "eth0", t, "run-11", Sources.SAR_DEV, false, null, null));
       sample(new Sample(1, "tcp_estab", 1, "connections", "server", null, t, "run-11", "ss-summary", false, null,
           null));
     }
@@ -297,10 +298,10 @@ class RunTopologyTest {
     typedPhase("run-10", "into-b", "rx_bandwidth", "b", "veth0", Phase.MEASURING, T - 1_000);
     for (int i = 0; i < 5; i++) {
       long ts = T + i * 1_000L;
-      sample(Sample.of("rx_bps", 1_000 + i, "bit/s", "veth0", ts).withOrigin("b", "run-10", "sar-dev"));
+      sample(Sample.of("rx_bps", 1_000 + i, "bit/s", "veth0", ts).withOrigin("b", "run-10", Sources.SAR_DEV));
       // b's other interface and host a carry more: neither is the SUT the run names
-      sample(Sample.of("rx_bps", 50_000, "bit/s", "eth1", ts).withOrigin("b", "run-10", "sar-dev"));
-      sample(Sample.of("rx_bps", 90_000, "bit/s", "veth0", ts).withOrigin("a", "run-10", "sar-dev"));
+      sample(Sample.of("rx_bps", 50_000, "bit/s", "eth1", ts).withOrigin("b", "run-10", Sources.SAR_DEV));
+      sample(Sample.of("rx_bps", 90_000, "bit/s", "veth0", ts).withOrigin("a", "run-10", Sources.SAR_DEV));
     }
     typedPhase("run-10", "into-b", "rx_bandwidth", "b", "veth0", Phase.DONE, T + 5_000);
     RunValue v = values.readValue();
@@ -331,7 +332,7 @@ class RunTopologyTest {
           "rx_pps", "sut", "eth0").inExecution(exec, null).withPlanLabels(labels, 2).withHostFacts(facts)), t);
       runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", rep, Phase.MEASURING, t + 1, null,
           "rx_pps", "sut", "eth0").inExecution(exec, null).withPlanLabels(labels, 2)), t + 1);
-      sample(Sample.of("rx_pps", 100 * rep, "packets/s", "eth0", t + 1_000).withOrigin("sut", run, "sar-dev"));
+      sample(Sample.of("rx_pps", 100 * rep, "packets/s", "eth0", t + 1_000).withOrigin("sut", run, Sources.SAR_DEV));
       runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", rep,
           rep == 1 ? Phase.DONE : Phase.FAILED, t + 2_000, rep == 1 ? null : "client died", "rx_pps", "sut",
           "eth0").inExecution(exec, null).withPlanLabels(labels, 2)), t + 2_000);
@@ -366,7 +367,7 @@ class RunTopologyTest {
           "rx_pps", "sut", "eth0").inExecution(exec, null).withPlanLabels(Map.of(), 3)), t);
       runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", rep, Phase.MEASURING, t + 1, null,
           "rx_pps", "sut", "eth0").inExecution(exec, null).withPlanLabels(Map.of(), 3)), t + 1);
-      sample(Sample.of("rx_pps", 100 * rep, "packets/s", "eth0", t + 1_000).withOrigin("sut", run, "sar-dev"));
+      sample(Sample.of("rx_pps", 100 * rep, "packets/s", "eth0", t + 1_000).withOrigin("sut", run, Sources.SAR_DEV));
       RunEvent end = RunEvent.ofRepetition(run, "plan-a", "pps", rep, rep == 1 ? Phase.DONE : Phase.FAILED, t + 2_000,
           rep == 1 ? null : "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C)", "rx_pps", "sut", "eth0").inExecution(exec,
           null)
@@ -403,7 +404,7 @@ class RunTopologyTest {
     long t3 = T + 120_000;
     runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", 1, Phase.MEASURING, t3, null, "rx_pps",
         "sut", "eth0").inExecution(exec3, null).withPlanLabels(Map.of(), 3)), t3);
-    sample(Sample.of("rx_pps", 700, "packets/s", "eth0", t3 + 1_000).withOrigin("sut", run, "sar-dev"));
+    sample(Sample.of("rx_pps", 700, "packets/s", "eth0", t3 + 1_000).withOrigin("sut", run, Sources.SAR_DEV));
     runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", 1, Phase.STOPPING, t3 + 2_000, null,
         "rx_pps", "sut", "eth0").inExecution(exec3, null).withPlanLabels(Map.of(), 3)), t3 + 2_000);
     runs.pipeInput(run, Json.bytes(RunEvent.ofRepetition(run, "plan-a", "pps", 1, Phase.FAILED, t3 + 2_100,
@@ -417,10 +418,10 @@ class RunTopologyTest {
   @Test
   void twoTestsOfOneTypeInOnePlanGiveTwoResultKeys() {
     typedPhase("run-11", "small", "rx_pps", "sut", "eth0", Phase.MEASURING, T);
-    sample(Sample.of("rx_pps", 100, "packets/s", "eth0", T + 1_000).withOrigin("sut", "run-11", "sar-dev"));
+    sample(Sample.of("rx_pps", 100, "packets/s", "eth0", T + 1_000).withOrigin("sut", "run-11", Sources.SAR_DEV));
     typedPhase("run-11", "small", "rx_pps", "sut", "eth0", Phase.DONE, T + 2_000);
     typedPhase("run-11", "large", "rx_pps", "sut", "eth0", Phase.MEASURING, T + 3_000);
-    sample(Sample.of("rx_pps", 700, "packets/s", "eth0", T + 4_000).withOrigin("sut", "run-11", "sar-dev"));
+    sample(Sample.of("rx_pps", 700, "packets/s", "eth0", T + 4_000).withOrigin("sut", "run-11", Sources.SAR_DEV));
     typedPhase("run-11", "large", "rx_pps", "sut", "eth0", Phase.DONE, T + 5_000);
     Map<String, Double> byKey = new LinkedHashMap<>();
     values.readKeyValuesToList().forEach(kv -> byKey.put(kv.key, kv.value.value()));
@@ -436,9 +437,9 @@ class RunTopologyTest {
     typedPhase("run-13", "udp", "udp_stream", "sut", "eth0", Phase.MEASURING, T - 1_000);
     for (int i = 0; i < 4; i++) {
       long ts = T + i * 1_000L;
-      sample(Sample.of("rx_pps", 40_000 + i, "packets/s", "eth0", ts).withOrigin("sut", "run-13", "sar-dev"));
+      sample(Sample.of("rx_pps", 40_000 + i, "packets/s", "eth0", ts).withOrigin("sut", "run-13", Sources.SAR_DEV));
       // the sender's sar: what it offers, on record under its own name, far above what the SUT receives
-      sample(Sample.of("rx_pps", 90_000, "packets/s", "eth0", ts).withOrigin("peer", "run-13", "sar-dev"));
+      sample(Sample.of("rx_pps", 90_000, "packets/s", "eth0", ts).withOrigin("peer", "run-13", Sources.SAR_DEV));
     }
     tool("run-13", "udp", "netperf", "netperf/netperf-udp-stream.txt", "netperf -t UDP_STREAM -- -m 1");
     typedPhase("run-13", "udp", "udp_stream", "sut", "eth0", Phase.DONE, T + 4_000);
@@ -458,8 +459,8 @@ class RunTopologyTest {
   void udpStreamWithoutSarOnTheSutGivesTheSendersSumsOnly() {
     typedPhase("run-14", "udp", "udp_stream", "sut", null, Phase.MEASURING, T - 1_000);
     for (int i = 0; i < 4; i++) {
-      sample(Sample.of("rx_pps", 90_000, "packets/s", "eth0", T + i * 1_000L).withOrigin("peer", "run-14", "sar-dev"));
-      sample(Sample.of("rx_pps", 40_000, "packets/s", "eth0", T + i * 1_000L).withOrigin("sut", "run-14", "sar-dev"));
+      sample(Sample.of("rx_pps", 90_000, "packets/s", "eth0", T + i * 1_000L).withOrigin("peer", "run-14", Sources.SAR_DEV));
+      sample(Sample.of("rx_pps", 40_000, "packets/s", "eth0", T + i * 1_000L).withOrigin("sut", "run-14", Sources.SAR_DEV));
     }
     tool("run-14", "udp", "netperf", "netperf/netperf-udp-stream.txt", "netperf -t UDP_STREAM -- -m 1");
     typedPhase("run-14", "udp", "udp_stream", "sut", null, Phase.DONE, T + 4_000);

@@ -1,5 +1,6 @@
 package io.netpulse.processor.store;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -71,7 +72,7 @@ class InfluxStoreTest {
   void samplesLandWithSourceRunAndTs() {
     long ts = Instant.parse("2026-11-30T05:21:00.456Z").toEpochMilli();
     Sample inRun = Sample.of("rx_pps", 1_234_567.0, Units.PACKETS_PER_S, "veth1", ts)
-        .withOrigin("sut-2", "run-7", "sar-dev");
+        .withOrigin("sut-2", "run-7", Sources.SAR_DEV);
     Sample fleet = Sample.of("tcp_estab", 42, Units.CONNECTIONS, null, ts + 1)
         .withOrigin("sut-2", null, "ss-summary");
     try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "netpulse", "netpulse")) {
@@ -82,7 +83,7 @@ class InfluxStoreTest {
     List<Map<String, Object>> rows = awaitRows("SELECT host, \"interface\", metric, unit, source, run, value, "
         + "timestamp FROM netpulse_sample WHERE host = 'sut-2' ORDER BY timestamp", 2);
     assertThat(rows.get(0)).containsEntry("interface", "veth1").containsEntry("metric", "rx_pps")
-        .containsEntry("unit", "packets/s").containsEntry("source", "sar-dev").containsEntry("run", "run-7")
+        .containsEntry("unit", "packets/s").containsEntry("source", Sources.SAR_DEV).containsEntry("run", "run-7")
         .containsEntry("value", 1_234_567.0);
     assertThat(Instant.parse((String) rows.get(0).get("timestamp")).toEpochMilli()).isEqualTo(ts);
     assertThat(rows.get(1)).containsEntry("interface", null).containsEntry("run", null)
@@ -97,7 +98,7 @@ class InfluxStoreTest {
     }
     InfluxStore store = new InfluxStore("http://127.0.0.1:" + closedPort, "t".toCharArray(), "o", "b");
     long ts = System.currentTimeMillis();
-    store.write(Sample.of("rx_bps", 1, Units.BITS_PER_S, "eth0", ts).withOrigin("h", null, "sar-dev"));
+    store.write(Sample.of("rx_bps", 1, Units.BITS_PER_S, "eth0", ts).withOrigin("h", null, Sources.SAR_DEV));
     // Connection refused is retried with backoff, so a short flush times out rather than succeeds.
     assertThat(store.flush(Duration.ofMillis(1500))).isFalse();
     assertThat(store.writtenPoints()).isZero();
@@ -113,7 +114,7 @@ class InfluxStoreTest {
   void rejectedBatchIsCountedAndFlushSaysSo() {
     // A path QuestDB does not serve: HTTP 404, which the client does not retry.
     try (InfluxStore store = new InfluxStore(db.url() + "/no-such-prefix", "t".toCharArray(), "o", "b")) {
-      store.write(Sample.of("rx_bps", 1, Units.BITS_PER_S, "eth0", 1_000L).withOrigin("h", null, "sar-dev"));
+      store.write(Sample.of("rx_bps", 1, Units.BITS_PER_S, "eth0", 1_000L).withOrigin("h", null, Sources.SAR_DEV));
       assertThat(store.flush(Duration.ofSeconds(10))).isFalse();
       assertThat(store.failedBatches()).isEqualTo(1);
       assertThat(store.writtenPoints()).isZero();

@@ -1,5 +1,6 @@
 package io.netpulse.processor.store;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -32,7 +33,7 @@ class QuestDbStoreSchemaTest {
           t, t + 1000, 5.5e9, 4e9, 6e9, 3);
       RateEvent noIface = new RateEvent(RateEvent.SCHEMA, "h", null, "tcp_estab", Units.CONNECTIONS, "1s",
           t, t + 1000, 10, 10, 10, 1);
-      Sample sample = Sample.of("rx_bps", 1e9, Units.BITS_PER_S, "eth0", t).withOrigin("h", null, "sar-dev");
+      Sample sample = Sample.of("rx_bps", 1e9, Units.BITS_PER_S, "eth0", t).withOrigin("h", null, Sources.SAR_DEV);
       try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "o", "b")) {
         store.write(first);
         store.write(noIface);

@@ -1,5 +1,6 @@
 package io.netpulse.processor.topology;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.processor.ProcessorTopology;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,7 +81,7 @@ class EventSchemaTest {
       String firstLine = null;
       for (String line : new String(EventSchemaTest.class.getResourceAsStream(
           "/io/netpulse/processor/run/ramp-plateau.txt").readAllBytes()).lines().toList()) {
-        String event = Json.text(LineEvent.of("sut", "sar-dev", "r1", seq++, t, line));
+        String event = Json.text(LineEvent.of("sut", Sources.SAR_DEV, "r1", seq++, t, line));
         firstLine = firstLine == null ? event : firstLine;
         lines.pipeInput("sut", event, t);
       }
@@ -140,7 +141,7 @@ class EventSchemaTest {
   @Test
   void aSchemaRejectsAnEventThatLacksARequiredFieldOrHasAWrongType() throws Exception {
     Map<String, Object> sample = Map.of("schema", 1, "metric", "rx_bps", "value", "fast", "unit", "bit/s",
-        "host", "h", "ts", 1, "source", "sar-dev", "summary", false);
+        "host", "h", "ts", 1, "source", Sources.SAR_DEV, "summary", false);
     assertThat(schema("sample").validate(Json.mapper().valueToTree(sample))).isNotEmpty();
     assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":1,\"run\":\"r\"}"))).isNotEmpty();
     assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":1,\"run\":\"r\",\"plan\":\"p\","

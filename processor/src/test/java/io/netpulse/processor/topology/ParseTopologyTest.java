@@ -1,5 +1,6 @@
 package io.netpulse.processor.topology;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.Topics;
@@ -43,7 +44,7 @@ class ParseTopologyTest {
 
   @Test
   void sarRowBecomesFourSamplesKeyedByHostWithExactUnits() {
-    send("sar-dev", ROW);
+    send(Sources.SAR_DEV, ROW);
     List<TestRecord<String, Sample>> out = parse.samples.readRecordsToList();
     assertThat(out).extracting(TestRecord::key).containsOnly("sut");
     assertThat(out).extracting(r -> r.value().metric()).containsExactlyInAnyOrder("rx_pps", "tx_pps", "rx_bps", "tx_bps");
@@ -53,7 +54,7 @@ class ParseTopologyTest {
     assertThat(rxBps.iface()).isEqualTo("npp-a");
     assertThat(rxBps.host()).isEqualTo("sut");
     assertThat(rxBps.run()).isEqualTo("run-1");
-    assertThat(rxBps.source()).isEqualTo("sar-dev");
+    assertThat(rxBps.source()).isEqualTo(Sources.SAR_DEV);
     assertThat(rxBps.ts()).isEqualTo(Instant.parse("2026-11-30T05:13:32Z").toEpochMilli());
     Sample rxPps = out.stream().map(TestRecord::value).filter(s -> s.metric().equals("rx_pps")).findFirst().orElseThrow();
     assertThat(rxPps.value()).isEqualTo(1538.24);
@@ -63,8 +64,8 @@ class ParseTopologyTest {
 
   @Test
   void headersAndBlankLinesGiveNothingAndNoDeadLetters() {
-    send("sar-dev", "05:13:31        IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s   rxcmp/s   txcmp/s  rxmcst/s   %ifutil");
-    send("sar-dev", "");
+    send(Sources.SAR_DEV, "05:13:31        IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s   rxcmp/s   txcmp/s  rxmcst/s   %ifutil");
+    send(Sources.SAR_DEV, "");
     assertThat(parse.samples.isEmpty()).isTrue();
     assertThat(parse.dlq.isEmpty()).isTrue();
   }
@@ -72,7 +73,7 @@ class ParseTopologyTest {
   @Test
   void unreadableRowGoesToTheDlqWholeWithTheReason() {
     String broken = "05:13:32        npp-a   15x8.24   8058.82     99.24 467847.96      0.00      0.00      0.00     38.33";
-    send("sar-dev", broken);
+    send(Sources.SAR_DEV, broken);
     assertThat(parse.samples.isEmpty()).isTrue();
     DeadLetter dead = parse.dlq.readValue();
     assertThat(dead.topic()).isEqualTo(TOPICS.lines());
@@ -85,7 +86,7 @@ class ParseTopologyTest {
   void notJsonAndUnknownSourceGoToTheDlqAndTheNextLineStillParses() {
     parse.lines.pipeInput("sut", "not json at all".getBytes(StandardCharsets.UTF_8), RECEIVED);
     send("no-such-tool", ROW);
-    send("sar-dev", ROW);
+    send(Sources.SAR_DEV, ROW);
     List<DeadLetter> dead = parse.dlq.readValuesToList();
     assertThat(dead).hasSize(2);
     assertThat(dead.get(0).error()).startsWith("not a line event");
@@ -97,10 +98,10 @@ class ParseTopologyTest {
   @Test
   void aLineTooLargeToCopyWholeGoesToTheDlqTruncatedWithItsSizeOffsetAndDigest() throws Exception {
     // 600 KB of quote characters: escaped, the whole record would be 1.2 MB, over Kafka's 1 MiB request limit
-    byte[] raw = Json.bytes(LineEvent.of("sut", "sar-dev", null, 8, RECEIVED, "\"".repeat(600_000)));
-    send("sar-dev", ROW); // offset 0
+    byte[] raw = Json.bytes(LineEvent.of("sut", Sources.SAR_DEV, null, 8, RECEIVED, "\"".repeat(600_000)));
+    send(Sources.SAR_DEV, ROW); // offset 0
     parse.lines.pipeInput("sut", raw, RECEIVED); // offset 1
-    send("sar-dev", ROW);
+    send(Sources.SAR_DEV, ROW);
     DeadLetter dead = parse.dlq.readValue();
     assertThat(dead.truncated()).isTrue();
     assertThat(dead.valueBytes()).isEqualTo(raw.length);
@@ -118,8 +119,8 @@ class ParseTopologyTest {
   @Test
   void aHugeKeyOrHostNameGoesToTheDlqBeforeItCanReachAnyKeyOrStore() {
     String huge = "h".repeat(900_000);
-    parse.lines.pipeInput(huge, Json.bytes(LineEvent.of("sut", "sar-dev", null, 1, RECEIVED, ROW)), RECEIVED);
-    parse.lines.pipeInput("sut", Json.bytes(LineEvent.of("x".repeat(5000), "sar-dev", null, 2, RECEIVED, ROW)), RECEIVED);
+    parse.lines.pipeInput(huge, Json.bytes(LineEvent.of("sut", Sources.SAR_DEV, null, 1, RECEIVED, ROW)), RECEIVED);
+    parse.lines.pipeInput("sut", Json.bytes(LineEvent.of("x".repeat(5000), Sources.SAR_DEV, null, 2, RECEIVED, ROW)), RECEIVED);
     List<TestRecord<String, DeadLetter>> dead = parse.dlq.readRecordsToList();
     assertThat(dead).hasSize(2);
     assertThat(dead.get(0).key()).as("the dead letter's own key").hasSize(DeadLetter.MAX_KEY_BYTES);

@@ -1,5 +1,6 @@
 package io.netpulse.processor.topology;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.event.RateEvent;
@@ -66,7 +67,7 @@ class RateRestartTest {
     // a backlog being sent after an outage: host b's seconds arrive 25 s behind host a's, interleaved
     List<Step> a = steps(new Random(5), 60, true);
     List<Step> b = steps(new Random(6), 60, false).stream()
-        .map(st -> new Step(st.sample().withOrigin("backlog", null, "sar-dev"), st.tickAfter())).toList();
+        .map(st -> new Step(st.sample().withOrigin("backlog", null, Sources.SAR_DEV), st.tickAfter())).toList();
     List<Step> steps = new ArrayList<>();
     int j = 0;
     for (Step st : a) {
@@ -155,7 +156,7 @@ class RateRestartTest {
   }
 
   private static Sample sample(String metric, double value, long ts) {
-    return Sample.of(metric, value, "packets/s", "eth0", ts).withOrigin("sut", null, "sar-dev");
+    return Sample.of(metric, value, "packets/s", "eth0", ts).withOrigin("sut", null, Sources.SAR_DEV);
   }
 
   /** One instance of the processor with its own store, as a stream task would run it. */

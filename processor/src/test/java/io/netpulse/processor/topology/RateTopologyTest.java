@@ -1,5 +1,6 @@
 package io.netpulse.processor.topology;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.Topics;
@@ -42,7 +43,7 @@ class RateTopologyTest {
   }
 
   private static Sample sample(String metric, double value, long ts) {
-    return Sample.of(metric, value, "bit/s", "eth0", ts).withOrigin("sut", null, "sar-dev");
+    return Sample.of(metric, value, "bit/s", "eth0", ts).withOrigin("sut", null, Sources.SAR_DEV);
   }
 
   /** Windows changed since the last emission are emitted on a wall-clock tick. */
@@ -184,7 +185,7 @@ class RateTopologyTest {
   }
 
   private static Sample sampleOf(String host, String metric, double value, long ts) {
-    return Sample.of(metric, value, "bit/s", "eth0", ts).withOrigin(host, null, "sar-dev");
+    return Sample.of(metric, value, "bit/s", "eth0", ts).withOrigin(host, null, Sources.SAR_DEV);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.netpulse.tools.sar;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.tools.parse.ClockDates;
 import io.netpulse.tools.parse.LineParser;
 import io.netpulse.tools.parse.ParseContext;
@@ -28,7 +29,7 @@ import java.util.regex.Pattern;
  */
 public final class SarDevParser implements LineParser {
 
-  public static final String FORMAT = "sar-dev";
+  public static final String FORMAT = Sources.SAR_DEV;
 
   static final String[] COLUMNS = {
     "rxpck/s", "txpck/s", "rxkB/s", "txkB/s", "rxcmp/s", "txcmp/s", "rxmcst/s", "%ifutil"

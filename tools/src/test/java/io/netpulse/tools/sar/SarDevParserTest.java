@@ -1,5 +1,6 @@
 package io.netpulse.tools.sar;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.tools.Fixtures;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
@@ -178,11 +179,11 @@ class SarDevParserTest {
 
   @Test
   void registryKnowsSar() {
-    assertThat(Parsers.forFormat("sar-dev")).isInstanceOf(SarDevParser.class);
-    assertThat(Parsers.lineParser("sar-dev")).containsInstanceOf(SarDevParser.class);
-    assertThat(Parsers.formats()).contains("sar-dev");
+    assertThat(Parsers.forFormat(Sources.SAR_DEV)).isInstanceOf(SarDevParser.class);
+    assertThat(Parsers.lineParser(Sources.SAR_DEV)).containsInstanceOf(SarDevParser.class);
+    assertThat(Parsers.formats()).contains(Sources.SAR_DEV);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Parsers.forFormat("nope"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope").hasMessageContaining("sar-dev");
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope").hasMessageContaining(Sources.SAR_DEV);
   }
 
   /** The benchmark's baseline must do the same work, or the speed-up would mean nothing. */

@@ -1,4 +1,4 @@
-package io.netpulse.common.compare;
+package io.netpulse.common.catalog;
 
 /** Which way a metric improves: a comparison's verdict needs it to say "better" rather than "higher". */
 public enum Direction {

@@ -1,0 +1,48 @@
+package io.netpulse.common.catalog;
+
+import io.netpulse.common.Units;
+
+/**
+ * One result metric of a test type: what a repetition's value is called, in which unit, which way is better, and how
+ * it is made from which samples.
+ *
+ * @param metric       name the value is reported under, e.g. {@code rx_bps}
+ * @param unit         its unit ({@link Units})
+ * @param direction    which way it improves, for comparisons' verdicts
+ * @param how          how one repetition's samples or tool figures make its value
+ * @param source       the output its samples are parsed from ({@link Sources})
+ * @param sourceMetric the sample metric it is made of
+ * @param whenSutSar   made only for runs that name the SUT's interface, i.e. whose SUT ran sar for this value
+ *                     (udp_stream in seed 002's shape); a type's other runs do without it
+ * @param interim      the per-second sample metric the tool prints while it runs, whose mean over the window stands
+ *                     for its final figure when the tool is stopped early on steady (null: none)
+ */
+public record Metric(String metric, String unit, Direction direction, How how, String source, String sourceMetric,
+    boolean whenSutSar, String interim) {
+
+  /** A per-second or final figure: made from samplers over time, or from the tools' printed figures. */
+  public boolean fromSamples() {
+    return how.fromSamples();
+  }
+
+  /** The same metric made only when the SUT ran sar (see {@link #whenSutSar}). */
+  public Metric onlyWhenSutSar() {
+    return new Metric(metric, unit, direction, how, source, sourceMetric, true, interim);
+  }
+
+  /** sar's per-second figure on the SUT (rx_bps, tx_pps, …), averaged over the measuring window. */
+  static Metric sarOnSut(String metric, String unit) {
+    return new Metric(metric, unit, Direction.HIGHER_IS_BETTER, How.MEAN_ON_SUT, Sources.SAR_DEV, metric, false, null);
+  }
+
+  /** A figure each tool instance prints, added up over the instances. */
+  static Metric summed(String metric, String unit, String source, String sourceMetric, String interim) {
+    return new Metric(metric, unit, Direction.HIGHER_IS_BETTER, How.SUM_OVER_INSTANCES, source, sourceMetric, false,
+        interim);
+  }
+
+  /** A latency the tool prints at the end: lower is better. */
+  static Metric printedLatency(String metric, String unit, String source) {
+    return new Metric(metric, unit, Direction.LOWER_IS_BETTER, How.AS_PRINTED, source, metric, false, null);
+  }
+}

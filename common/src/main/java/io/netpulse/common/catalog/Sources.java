@@ -1,0 +1,27 @@
+package io.netpulse.common.catalog;
+
+
+/**
+ * The names of the outputs netpulse reads: a sampler's or tool's lines carry one as their {@code source}, and it is
+ * the format name of the parser that reads them ({@code netpulse parse --format}). Named once here, so that the
+ * catalog's metrics, the samplers that produce them and the parsers agree by construction.
+ */
+public final class Sources {
+
+  /** {@code sar -n DEV 1}: per-second interface counters. */
+  public static final String SAR_DEV = "sar-dev";
+  /** {@code ss -s} every second: socket counts. */
+  public static final String SS_SUMMARY = "ss-summary";
+  /** {@code /proc/net/dev} every second, for hosts without sysstat. */
+  public static final String PROC_NET_DEV = "proc-net-dev";
+  /** The {@code cpu} lines of {@code /proc/stat} every second: each host's CPU use. */
+  public static final String PROC_STAT = "proc-stat";
+  public static final String NETPERF = "netperf";
+  public static final String IPERF = "iperf";
+  public static final String IPERF3 = "iperf3";
+  public static final String QPERF = "qperf";
+  public static final String SOCKPERF = "sockperf";
+  public static final String PING = "ping";
+
+  private Sources() {}
+}
