@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.catalog.Metric;
 import io.netpulse.common.catalog.TestType;
-import io.netpulse.tools.parse.Parsers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
