@@ -1,6 +1,6 @@
 package io.netpulse.tools.netperf;
 
-import io.netpulse.tools.parse.LineParser;
+import io.netpulse.tools.parse.CleanLineParser;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * the column headers where they tell (seed 003 prints the UDP_STREAM table alone). As a
  * {@link LineParser} only the interim lines parse alone: result rows need the banner above them.
  */
-public final class NetperfParser implements LineParser {
+public final class NetperfParser extends CleanLineParser {
 
   public static final String FORMAT = "netperf";
 
@@ -36,17 +36,12 @@ public final class NetperfParser implements LineParser {
   private static final String RR_HINT = "RR";
   private static final Pattern BITS_UNIT = Pattern.compile("10\\^(\\d{1,2})bits/s");
 
-  @Override
-  public String format() {
-    return FORMAT;
+  public NetperfParser() {
+    super(FORMAT);
   }
 
   @Override
-  public ParseResult parseLine(String raw, int lineNumber, ParseContext context) {
-    if (Text.tooLong(raw)) {
-      return ParseResult.error(Text.tooLongError(lineNumber));
-    }
-    String line = Text.clean(raw);
+  protected ParseResult parseClean(String line, int lineNumber, ParseContext context) {
     if (!line.startsWith("Interim result:")) {
       return ParseResult.empty();
     }
@@ -82,14 +77,9 @@ public final class NetperfParser implements LineParser {
     String bannerTest = null;
     String headerHint = null;
     double bitsFactor = 1e6; // netperf's default -f m: 10^6 bits/s
-    int n = 0;
-    for (String raw : lines) {
-      n++;
-      if (Text.tooLong(raw)) {
-        errors.add(Text.tooLongError(n));
-        continue;
-      }
-      String line = Text.clean(raw);
+    for (Text.NumberedLine numbered : Text.readable(lines, errors)) {
+      int n = numbered.number();
+      String line = numbered.text();
       if (line.isEmpty()) {
         continue;
       }

@@ -1,5 +1,7 @@
 package io.netpulse.tools.parse;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalDouble;
 import java.util.regex.Pattern;
 
@@ -28,6 +30,27 @@ public final class Text {
 
   public static ParseError tooLongError(int line) {
     return new ParseError(line, null, "line longer than " + MAX_LINE + " characters: not tool output");
+  }
+
+  /** A line of a tool's output, cleaned, with its 1-based number in that output. */
+  public record NumberedLine(int number, String text) {}
+
+  /**
+   * The lines a whole-output parser reads: each cleaned ({@link #clean}) and numbered from 1; a line too long for any
+   * tool becomes an error in {@code errors} instead, so that no pattern runs on it.
+   */
+  public static List<NumberedLine> readable(List<String> lines, List<ParseError> errors) {
+    List<NumberedLine> out = new ArrayList<>(lines.size());
+    int n = 0;
+    for (String raw : lines) {
+      n++;
+      if (tooLong(raw)) {
+        errors.add(tooLongError(n));
+      } else {
+        out.add(new NumberedLine(n, clean(raw)));
+      }
+    }
+    return out;
   }
 
   /** A finite number, or empty. */

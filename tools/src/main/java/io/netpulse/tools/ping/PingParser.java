@@ -1,6 +1,6 @@
 package io.netpulse.tools.ping;
 
-import io.netpulse.tools.parse.LineParser;
+import io.netpulse.tools.parse.CleanLineParser;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * transmitted, received, loss_pct and rtt_min_ms / rtt_avg_ms / rtt_max_ms / rtt_mdev_ms, all
  * with {@code summary = true}.
  */
-public final class PingParser implements LineParser {
+public final class PingParser extends CleanLineParser {
 
   public static final String FORMAT = "ping";
 
@@ -31,17 +31,12 @@ public final class PingParser implements LineParser {
       "(?:rtt|round-trip) min/avg/max/(?:mdev|stddev) = (\\S+)/(\\S+)/(\\S+)/(\\S+) (ms|us)");
   private static final String[] RTT_NAMES = {"rtt_min_ms", "rtt_avg_ms", "rtt_max_ms", "rtt_mdev_ms"};
 
-  @Override
-  public String format() {
-    return FORMAT;
+  public PingParser() {
+    super(FORMAT);
   }
 
   @Override
-  public ParseResult parseLine(String raw, int lineNumber, ParseContext context) {
-    if (Text.tooLong(raw)) {
-      return ParseResult.error(Text.tooLongError(lineNumber));
-    }
-    String line = Text.clean(raw);
+  protected ParseResult parseClean(String line, int lineNumber, ParseContext context) {
     Matcher m;
     if ((m = REPLY.matcher(line)).matches()) {
       var rtt = Text.number(m.group(2));

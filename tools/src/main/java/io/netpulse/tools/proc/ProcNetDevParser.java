@@ -60,14 +60,9 @@ public final class ProcNetDevParser implements OutputParser {
     List<Snapshot> snapshots = new ArrayList<>();
     Long pendingTime = null;
     Snapshot current = null;
-    int n = 0;
-    for (String raw : lines) {
-      n++;
-      if (Text.tooLong(raw)) {
-        errors.add(Text.tooLongError(n));
-        continue;
-      }
-      String line = Text.clean(raw);
+    for (Text.NumberedLine numbered : Text.readable(lines, errors)) {
+      int n = numbered.number();
+      String line = numbered.text();
       Long epoch = Text.epochMillis(line);
       if (epoch != null) {
         pendingTime = epoch;

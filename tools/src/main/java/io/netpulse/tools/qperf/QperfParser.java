@@ -38,14 +38,9 @@ public final class QperfParser implements OutputParser {
     List<Sample> samples = new ArrayList<>();
     List<ParseError> errors = new ArrayList<>();
     String test = null;
-    int n = 0;
-    for (String raw : lines) {
-      n++;
-      if (Text.tooLong(raw)) {
-        errors.add(Text.tooLongError(n));
-        continue;
-      }
-      String line = Text.clean(raw);
+    for (Text.NumberedLine numbered : Text.readable(lines, errors)) {
+      int n = numbered.number();
+      String line = numbered.text();
       if (line.isEmpty()) {
         continue;
       }

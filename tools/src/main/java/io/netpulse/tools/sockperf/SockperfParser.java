@@ -1,6 +1,6 @@
 package io.netpulse.tools.sockperf;
 
-import io.netpulse.tools.parse.LineParser;
+import io.netpulse.tools.parse.CleanLineParser;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * <p>{@code avg-rtt} is a full round trip while sockperf's latency is half of one (its
  * {@code Summary: Latency is}), so it gives {@code avg_rtt_us} and {@code avg_latency_us} = rtt / 2.
  */
-public final class SockperfParser implements LineParser {
+public final class SockperfParser extends CleanLineParser {
 
   public static final String FORMAT = "sockperf";
 
@@ -32,17 +32,12 @@ public final class SockperfParser implements LineParser {
   private static final Pattern BANDWIDTH = Pattern.compile(
       ".*Summary: BandWidth is\\s+\\d+(?:\\.\\d+)?\\s*\\S+\\s*\\((\\d+(?:\\.\\d+)?)\\s*([KMGT]?bps)\\).*");
 
-  @Override
-  public String format() {
-    return FORMAT;
+  public SockperfParser() {
+    super(FORMAT);
   }
 
   @Override
-  public ParseResult parseLine(String raw, int lineNumber, ParseContext context) {
-    if (Text.tooLong(raw)) {
-      return ParseResult.error(Text.tooLongError(lineNumber));
-    }
-    String line = Text.clean(raw);
+  protected ParseResult parseClean(String line, int lineNumber, ParseContext context) {
     if (!line.startsWith("sockperf")) {
       return ParseResult.empty();
     }

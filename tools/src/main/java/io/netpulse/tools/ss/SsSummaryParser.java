@@ -1,6 +1,6 @@
 package io.netpulse.tools.ss;
 
-import io.netpulse.tools.parse.LineParser;
+import io.netpulse.tools.parse.CleanLineParser;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * tcp_total, tcp_estab, tcp_closed, tcp_orphaned, tcp_timewait (connections), stamped with the
  * context's reference time (ss prints no time). Older iproute2 prints {@code timewait 22/0}.
  */
-public final class SsSummaryParser implements LineParser {
+public final class SsSummaryParser extends CleanLineParser {
 
   public static final String FORMAT = "ss-summary";
 
@@ -26,17 +26,12 @@ public final class SsSummaryParser implements LineParser {
   private static final Pattern FIELD = Pattern.compile("(estab|closed|orphaned|timewait)\\s+(\\d+)(?:/\\d+)?");
   private static final String[] FIELDS = {"estab", "closed", "orphaned", "timewait"};
 
-  @Override
-  public String format() {
-    return FORMAT;
+  public SsSummaryParser() {
+    super(FORMAT);
   }
 
   @Override
-  public ParseResult parseLine(String raw, int lineNumber, ParseContext context) {
-    if (Text.tooLong(raw)) {
-      return ParseResult.error(Text.tooLongError(lineNumber));
-    }
-    String line = Text.clean(raw);
+  protected ParseResult parseClean(String line, int lineNumber, ParseContext context) {
     if (!line.startsWith("TCP:")) {
       return ParseResult.empty(); // Total:, the transport table, blanks
     }
