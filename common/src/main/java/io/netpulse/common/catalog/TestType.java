@@ -80,6 +80,16 @@ public record TestType(String yamlName, List<String> ownKeys, Duration duration,
       .numbers("port", 5001, "streams_per_queue", 1).tools("iperf")
       .metrics(RX_BPS, Metric.summed("sender_bps", Units.BITS_PER_S, Sources.IPERF, "sender_bps", "interim_sender_bps"))
       .perSecond("rx_bps").build();
+  /**
+   * iperf3 TCP: {@code iperf3 -s} per client on the SUT, {@code iperf3 -c SUT -P share -t D -i 1 -f k} on each client;
+   * sar rxkB/s on the SUT, with iperf3's own receiver [SUM] (what the servers got, added up over the clients) as the
+   * cross-check. No interim metric: a client stopped early prints 0 for the server's figures, so it runs its duration.
+   */
+  public static final TestType IPERF3_BANDWIDTH = type("iperf3_bandwidth", 30)
+      .keys("streams", "streams_per_queue", "rate", "port", "clients", "sar")
+      .numbers("port", 5201, "streams_per_queue", 1).tools("iperf3")
+      .metrics(RX_BPS, Metric.summed("receiver_bps", Units.BITS_PER_S, Sources.IPERF3, "receiver_bps", null))
+      .perSecond("rx_bps").build();
   /** UDP into the SUT, iperf3 -u -b 0 -l 64 (seed 000) or netperf UDP_STREAM -m 1 (seed 001); sar rxpck/s. */
   public static final TestType RX_PPS = type("rx_pps", 30).keys(PPS_KEYS)
       .numbers("message", 64, "message.netperf", 1, "port", 5001, "port.netperf", 16001, "streams_per_queue", 2)
@@ -128,7 +138,7 @@ public record TestType(String yamlName, List<String> ownKeys, Duration duration,
 
   /** Every type, in documentation order. */
   public static final List<TestType> ALL = List.of(LATENCY, SOCKPERF_LATENCY, RX_BANDWIDTH, TX_BANDWIDTH,
-      IPERF_BANDWIDTH, RX_PPS, TX_PPS, HIGH_PPS, NEW_CONNECTIONS, CONCURRENT_CONNECTIONS, TCP_RR, UDP_STREAM);
+      IPERF_BANDWIDTH, IPERF3_BANDWIDTH, RX_PPS, TX_PPS, HIGH_PPS, NEW_CONNECTIONS, CONCURRENT_CONNECTIONS, TCP_RR, UDP_STREAM);
 
   /**
    * Metrics of runs whose lifecycle carries no type, by the older per-tool test names (tcp_lat, ping, tcp_crr, …).

@@ -164,7 +164,7 @@ class PlanLoaderTest {
         "plan.yaml:10:41: test 2 (udp_stream) clients refers to host 'pear', which is not in hosts, "
             + "did you mean 'peer'? expected one of: sut, peer",
         "plan.yaml:11:13: test 3 type is text ('pingpong'), expected one of: latency, sockperf_latency, "
-            + "rx_bandwidth, tx_bandwidth, iperf_bandwidth, rx_pps, tx_pps, high_pps, new_connections, "
+            + "rx_bandwidth, tx_bandwidth, iperf_bandwidth, iperf3_bandwidth, rx_pps, tx_pps, high_pps, new_connections, "
             + "concurrent_connections, tcp_rr, udp_stream",
         "plan.yaml:12:26: test 4 (tcp_rr) sut refers to host 'nobody', which is not in hosts, "
             + "expected one of: sut, peer");

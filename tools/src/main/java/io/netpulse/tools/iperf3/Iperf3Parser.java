@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
  * interval_bps (and interval_pps for UDP, from Total Datagrams), the {@code sender} /
  * {@code receiver} rows sender_bps / receiver_bps, UDP rows jitter_ms, lost, datagrams, loss_pct.
  * With {@code -P N} only the {@code [SUM]} rows count. Text has no clock: ts is the context's
- * reference time plus the interval's end.
+ * reference time plus the interval's end. A client interrupted (SIGTERM, Ctrl-C) still prints its summary, but the
+ * server's side of it as 0 ({@code 0.00 Bytes ... receiver}, captured in iperf3-tcp-P2-i1-fk-term.txt): those
+ * receiver rows are errors, not a receive rate of 0.
  */
 public final class Iperf3Parser implements OutputParser {
 
@@ -54,6 +56,7 @@ public final class Iperf3Parser implements OutputParser {
     List<Sample> samples = new ArrayList<>();
     List<ParseError> errors = new ArrayList<>();
     int n = 0;
+    boolean interrupted = false;
     for (String raw : lines) {
       n++;
       if (Text.tooLong(raw)) {
@@ -63,6 +66,7 @@ public final class Iperf3Parser implements OutputParser {
       String line = Text.clean(raw);
       if (line.startsWith("iperf3: error") || line.startsWith("iperf3: interrupt")) {
         errors.add(new ParseError(n, null, "iperf3 reported: " + Text.shown(line)));
+        interrupted |= line.startsWith("iperf3: interrupt");
         continue;
       }
       if (!line.startsWith("[")) {
@@ -74,6 +78,11 @@ public final class Iperf3Parser implements OutputParser {
       }
       if (hasSum != m.group(1).equals("SUM")) {
         continue; // with -P N the SUM rows are the host's figures
+      }
+      if (interrupted && m.group(8).strip().endsWith("receiver")) {
+        errors.add(new ParseError(n, "receiver", "the client was interrupted before the server's figures came back "
+            + "(iperf3 prints 0 for them), so there is no receive rate"));
+        continue;
       }
       ParseResult r = row(m, n, udp, context);
       samples.addAll(r.samples());
