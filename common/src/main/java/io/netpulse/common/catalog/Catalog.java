@@ -19,6 +19,9 @@ public final class Catalog {
 
   private static final Map<String, Direction> DIRECTIONS = directions();
 
+  /** Interim metric → the figure it stands for; asked for every sample the processor reads, so made once. */
+  private static final Map<String, String> FIGURE_OF_INTERIM = figuresOfInterims();
+
   private Catalog() {}
 
   /**
@@ -83,9 +86,7 @@ public final class Catalog {
 
   /** The figure an interim metric stands for ({@code interim_trans_per_s} → {@code trans_per_s}), or null. */
   public static String figureOfInterim(String interimMetric) {
-    return TestType.ALL.stream().flatMap(t -> t.metrics().stream())
-        .filter(m -> m.interim() != null && m.interim().equals(interimMetric)).map(Metric::sourceMetric)
-        .findFirst().orElse(null);
+    return interimMetric == null ? null : FIGURE_OF_INTERIM.get(interimMetric);
   }
 
   /**
@@ -96,6 +97,13 @@ public final class Catalog {
     return TestType.ALL.stream().flatMap(t -> t.metrics().stream())
         .filter(m -> m.interim() != null && m.source().equals(source) && m.sourceMetric().equals(sourceMetric))
         .map(Metric::interim).findFirst().orElse(null);
+  }
+
+  private static Map<String, String> figuresOfInterims() {
+    Map<String, String> out = new LinkedHashMap<>();
+    TestType.ALL.stream().flatMap(t -> t.metrics().stream()).filter(m -> m.interim() != null)
+        .forEach(m -> out.putIfAbsent(m.interim(), m.sourceMetric())); // the first, as the search it replaces found
+    return Map.copyOf(out);
   }
 
   private static Map<String, Direction> directions() {

@@ -140,6 +140,10 @@ public record TestType(String yamlName, List<String> ownKeys, Duration duration,
   public static final List<TestType> ALL = List.of(LATENCY, SOCKPERF_LATENCY, RX_BANDWIDTH, TX_BANDWIDTH,
       IPERF_BANDWIDTH, IPERF3_BANDWIDTH, RX_PPS, TX_PPS, HIGH_PPS, NEW_CONNECTIONS, CONCURRENT_CONNECTIONS, TCP_RR, UDP_STREAM);
 
+  /** {@link #ALL} by yaml name: the processor asks for a run's type with every sample. */
+  private static final Map<String, TestType> BY_YAML_NAME =
+      ALL.stream().collect(java.util.stream.Collectors.toUnmodifiableMap(TestType::yamlName, t -> t));
+
   /**
    * Metrics of runs whose lifecycle carries no type, by the older per-tool test names (tcp_lat, ping, tcp_crr, …).
    */
@@ -181,8 +185,7 @@ public record TestType(String yamlName, List<String> ownKeys, Duration duration,
     if (name == null) {
       return Optional.empty();
     }
-    String n = normalise(name);
-    return ALL.stream().filter(t -> t.yamlName.equals(n)).findFirst();
+    return Optional.ofNullable(BY_YAML_NAME.get(normalise(name)));
   }
 
   /** The yaml names of every type. */
