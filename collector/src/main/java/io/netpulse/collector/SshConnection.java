@@ -13,13 +13,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One SSH connection (jsch session) to a host, shared by all its samplers as exec channels. Connects on first use and
  * again after the session is lost. Host keys are checked against known_hosts; an unknown host is refused unless the
- * target opts in to accept-new, a changed key always.
+ * target opts in to accept-new, a changed key always. With jump hosts, each hop is its own session with its own
+ * identity and known_hosts, and the next hop's SSH runs inside the previous one's (OpenSSH's ProxyJump).
  */
 public final class SshConnection implements AutoCloseable {
 
@@ -27,6 +30,8 @@ public final class SshConnection implements AutoCloseable {
 
   private final SshTarget target;
   private Session session;
+  /** Sessions to the jump hosts, in order; the last one carries {@link #session}'s TCP stream. */
+  private final List<Session> hops = new ArrayList<>();
   private boolean closed;
 
   public SshConnection(SshTarget target) {
@@ -37,7 +42,7 @@ public final class SshConnection implements AutoCloseable {
     return target;
   }
 
-  /** The connected session, connecting (again) when there is none. */
+  /** The connected session, connecting (again) when there is none: through every jump host first, if any. */
   public synchronized Session session() throws JSchException {
     if (closed) {
       throw new JSchException("connection to " + target + " is closed");
@@ -45,37 +50,84 @@ public final class SshConnection implements AutoCloseable {
     if (session != null && session.isConnected()) {
       return session;
     }
+    disconnectAll(); // a lost session may leave its jump sessions open
+    Session via = null;
+    for (SshTarget hop : target.jumps()) {
+      try {
+        via = open(hop, via);
+      } catch (JSchException e) {
+        disconnectAll();
+        throw new JSchException(target + ": through jump host " + e.getMessage(), e);
+      }
+      hops.add(via);
+    }
+    try {
+      session = open(target, via);
+    } catch (JSchException e) {
+      disconnectAll();
+      throw e;
+    }
+    return session;
+  }
+
+  /**
+   * One SSH session to {@code t}, directly ({@code via} null) or over a direct-tcpip channel of {@code via}; its host
+   * key is checked against {@code t}'s own known_hosts under {@code t}'s address, as a direct connection's would be.
+   */
+  private static Session open(SshTarget t, Session via) throws JSchException {
     JSch jsch = new JSch();
     try {
-      jsch.addIdentity(target.identity().toString());
+      jsch.addIdentity(t.identity().toString());
     } catch (JSchException e) {
-      throw new JSchException(target + ": cannot use identity " + target.identity() + ": " + e.getMessage(), e);
+      throw new JSchException(t + ": cannot use identity " + t.identity() + ": " + e.getMessage(), e);
     }
-    jsch.setKnownHosts(target.knownHosts().toString());
-    if (target.hostKeys() == SshTarget.HostKeyPolicy.ACCEPT_NEW) {
-      jsch.setHostKeyRepository(new AcceptNew(jsch.getHostKeyRepository(), target));
+    jsch.setKnownHosts(t.knownHosts().toString());
+    if (t.hostKeys() == SshTarget.HostKeyPolicy.ACCEPT_NEW) {
+      jsch.setHostKeyRepository(new AcceptNew(jsch.getHostKeyRepository(), t));
     }
-    Session s = jsch.getSession(target.user(), target.address(), target.port());
+    Session s = jsch.getSession(t.user(), t.address(), t.port());
     s.setConfig("StrictHostKeyChecking", "yes"); // the repository above decides about new hosts
     s.setConfig("PreferredAuthentications", "publickey");
     // a silent cut (no RST) is noticed after 3 unanswered keepalives
     s.setServerAliveInterval(5000);
     s.setServerAliveCountMax(3);
+    int timeout = (int) t.connectTimeout().toMillis();
+    JumpChannel.Watchdog watchdog = null;
+    if (via != null) {
+      s.setProxy(new JumpChannel(via));
+      watchdog = JumpChannel.Watchdog.start(s, timeout); // jsch sets no read timeout on a proxied session
+    }
     try {
-      s.connect((int) target.connectTimeout().toMillis());
+      s.connect(timeout);
+      if (watchdog != null && !watchdog.finish()) {
+        s.disconnect();
+        throw new JSchException("session is down");
+      }
     } catch (JSchUnknownHostKeyException e) {
-      throw new JSchException(target + ": host key not in " + target.knownHosts() + "; add it (ssh-keyscan -t "
-          + "ed25519 " + target.address() + " >> " + target.knownHosts() + ") or opt in to host_key_policy: "
-          + "accept-new", e);
+      throw new JSchException(t + ": host key not in " + t.knownHosts() + "; add it (ssh-keyscan -t "
+          + "ed25519 " + t.address() + " >> " + t.knownHosts() + (via == null ? "" : ", run where the host is "
+          + "reachable") + ") or opt in to host_key_policy: accept-new", e);
     } catch (JSchChangedHostKeyException e) {
-      throw new JSchException(target + ": host key differs from the one in " + target.knownHosts()
+      throw new JSchException(t + ": host key differs from the one in " + t.knownHosts()
           + "; refusing to connect (if the host was reinstalled, remove its old line)", e);
     } catch (JSchException e) {
-      throw new JSchException(target + ": " + ("Auth fail".equals(e.getMessage())
-          ? "key " + target.identity() + " refused for user " + target.user() : e.getMessage()), e);
+      String m = String.valueOf(e.getMessage());
+      throw new JSchException(t + ": " + (m.startsWith("Auth fail") ? "key " + t.identity() + " refused for user "
+          + t.user() : watchdog != null && !watchdog.finish() ? "timeout: no SSH handshake within " + timeout
+          + " ms through the jump host" : m), e);
     }
-    session = s;
     return s;
+  }
+
+  private void disconnectAll() {
+    if (session != null) {
+      session.disconnect();
+      session = null;
+    }
+    for (int i = hops.size() - 1; i >= 0; i--) {
+      hops.get(i).disconnect();
+    }
+    hops.clear();
   }
 
   public synchronized boolean isConnected() {
@@ -113,9 +165,7 @@ public final class SshConnection implements AutoCloseable {
   @Override
   public synchronized void close() {
     closed = true;
-    if (session != null) {
-      session.disconnect();
-    }
+    disconnectAll();
   }
 
   /** Discards output. */

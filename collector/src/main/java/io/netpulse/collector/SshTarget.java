@@ -2,6 +2,7 @@ package io.netpulse.collector;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A host reached over SSH.
@@ -14,9 +15,21 @@ import java.time.Duration;
  * @param knownHosts known_hosts file the host key is checked against
  * @param hostKeys   what to do with a host whose key is not in known_hosts
  * @param connectTimeout connection and channel-open timeout
+ * @param jumps      bastions to go through, first one connected directly, each with its own identity and
+ *                   known_hosts (OpenSSH's ProxyJump); empty: connect directly
  */
 public record SshTarget(String name, String address, int port, String user, Path identity, Path knownHosts,
-    HostKeyPolicy hostKeys, Duration connectTimeout) {
+    HostKeyPolicy hostKeys, Duration connectTimeout, List<SshTarget> jumps) {
+
+  public SshTarget {
+    jumps = jumps == null ? List.of() : List.copyOf(jumps);
+  }
+
+  /** A host reached directly. */
+  public SshTarget(String name, String address, int port, String user, Path identity, Path knownHosts,
+      HostKeyPolicy hostKeys, Duration connectTimeout) {
+    this(name, address, port, user, identity, knownHosts, hostKeys, connectTimeout, List.of());
+  }
 
   /** Host key checking. There is no "accept anything": a changed key is always refused. */
   public enum HostKeyPolicy {
@@ -38,5 +51,10 @@ public record SshTarget(String name, String address, int port, String user, Path
   @Override
   public String toString() {
     return name + " (" + user + "@" + address + ":" + port + ")";
+  }
+
+  /** The hops as OpenSSH's -J writes them, e.g. {@code root@203.0.113.7:22}; empty when direct. */
+  public String jumpPath() {
+    return String.join(",", jumps.stream().map(j -> j.user() + "@" + (j.address().contains(":") ? "[" + j.address() + "]" : j.address()) + ":" + j.port()).toList());
   }
 }

@@ -23,15 +23,11 @@ public final class PlanLoader {
 
   static final List<String> PLAN_KEYS =
       List.of("name", "labels", "hosts", "repetitions", "warmup", "stop", "steady", "prepare", "tests");
-  static final List<String> HOST_KEYS =
-      List.of("address", "user", "port", "identity", "known_hosts", "accept_new_host_keys", "java",
-          "source_addresses");
+  static final List<String> HOST_KEYS = HostsReader.HOST_KEYS;
   static final List<String> STEADY_KEYS = List.of("window", "spread", "rise");
   static final List<String> PREPARE_KEYS = List.of("nofile", "nr_open", "file_max", "irq_affinity");
   static final List<String> IRQ_KEYS = List.of("match", "first_cpu", "cpu_step");
 
-  private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
-  private static final int MAX_PORT = 65535;
   /** Label names become store tags ({@code label_NAME}) and JSON keys: lower-case identifiers. */
   private static final Pattern LABEL_NAME = Pattern.compile("[a-z][a-z0-9_]{0,62}");
   static final int MAX_LABELS = 32;
@@ -40,6 +36,7 @@ public final class PlanLoader {
   private final String file;
   private final Path baseDir;
   private final PlanReader r;
+
 
   private PlanLoader(String file, Path baseDir, List<PlanError> errors) {
     this.file = file;
@@ -89,7 +86,7 @@ public final class PlanLoader {
     r.onlyKeys(m, PLAN_KEYS, "the plan");
     String name = r.text(r.required(m, "name", "the plan", "a name for the results, e.g. name: xlarge-vs-xlarge"),
         "name");
-    Map<String, HostSpec> hosts = hosts(m);
+    Map<String, HostSpec> hosts = new HostsReader(r, baseDir).hosts(m);
     int repetitions = r.integer(m, "repetitions", "the plan", 3, 1, 1000);
     Duration warmup = r.duration(m, "warmup", "the plan", Duration.ofSeconds(5), true);
     StopMode stop = r.choice(m, "stop", "the plan", StopMode.STEADY, List.of("steady", "fixed"),
@@ -131,94 +128,6 @@ public final class PlanLoader {
       labels.put(e.key(), value.strip());
     }
     return labels;
-  }
-
-  private Map<String, HostSpec> hosts(MapNode plan) {
-    Map<String, HostSpec> hosts = new LinkedHashMap<>();
-    Node n = r.required(plan, "hosts", "the plan", "a mapping of host names to { address, user, ... }");
-    MapNode m = n == null ? null : r.mapping(n, "hosts");
-    if (m == null) {
-      return hosts;
-    }
-    if (m.entries().isEmpty()) {
-      r.error(m.at(), "hosts is empty, expected at least one host");
-    }
-    for (YamlTree.Entry e : m.entries().values()) {
-      String name = e.key();
-      String where = "host '" + Addresses.printable(name) + "'";
-      if (!HOST_NAME.matcher(name).matches()) {
-        r.error(e.keyAt(), where + ": a host's name may have letters, digits, '_', '.', '-' only");
-      }
-      MapNode h = r.mapping(e.value(), where);
-      if (h == null) {
-        continue;
-      }
-      r.onlyKeys(h, HOST_KEYS, where);
-      Node addressNode = r.required(h, "address", where, "an IP literal or a host name");
-      String address = r.text(addressNode, where + " address");
-      if (address != null) {
-        String problem = Addresses.problem(address);
-        if (problem != null) {
-          r.error(addressNode.at(), where + " address: " + problem + ", expected an IP literal or a host name");
-        }
-      }
-      String user = r.text(h, "user", where, "root");
-      if (user != null && ArgumentCheck.userProblem(user) != null) {
-        r.error(r.value(h, "user").at(), where + " user '" + Addresses.printable(user) + "' "
-            + ArgumentCheck.userProblem(user));
-      }
-      int port = r.integer(h, "port", where, 22, 1, MAX_PORT);
-      String identity = r.text(h, "identity", where, null);
-      String knownHosts = r.text(h, "known_hosts", where, null);
-      boolean acceptNew = r.bool(h, "accept_new_host_keys", where, false);
-      String java = r.text(h, "java", where, null);
-      if (java != null && ArgumentCheck.programProblem(java) != null) {
-        r.error(r.value(h, "java").at(), where + " java '" + java + "' " + ArgumentCheck.programProblem(java)
-            + ", expected the path of a java program, e.g. /usr/lib/jvm/java-17-openjdk-amd64/bin/java");
-        java = null;
-      }
-      List<String> sources = sourceAddresses(h, where);
-      hosts.put(name, new HostSpec(name, address, user, port, path(identity),
-          knownHosts == null ? Path.of(System.getProperty("user.home"), ".ssh", "known_hosts") : path(knownHosts),
-          acceptNew, java, sources));
-    }
-    return hosts;
-  }
-
-  /** IP literals only: the client binds to them, and a name could resolve to an address the host lacks. */
-  private List<String> sourceAddresses(MapNode h, String where) {
-    List<String> sources = new ArrayList<>();
-    Node n = r.value(h, "source_addresses");
-    if (n instanceof ListNode l && l.items().isEmpty()) {
-      r.error(n.at(), where + " source_addresses is an empty list, expected IP addresses of this host, or no "
-          + "source_addresses (the kernel's choice)");
-      return sources;
-    }
-    List<PlanReader.Located> refs = r.texts(h, "source_addresses", where);
-    if (refs == null) {
-      return sources;
-    }
-    for (PlanReader.Located l : refs) {
-      String a = l.text();
-      boolean literal = Addresses.problem(a) == null && (a.contains(":") || a.matches("[0-9.]+"));
-      if (!literal) {
-        r.error(l.at(), where + " source_addresses: '" + Addresses.printable(a) + "' is not an IP literal, expected "
-            + "addresses of this host to connect from, e.g. [198.18.0.1, 198.18.0.11]");
-      } else if (sources.contains(a)) {
-        r.error(l.at(), where + " source_addresses lists " + a + " twice, expected each address once");
-      } else {
-        sources.add(a);
-      }
-    }
-    return sources;
-  }
-
-  private Path path(String text) {
-    if (text == null) {
-      return null;
-    }
-    Path p = Path.of(text.startsWith("~/") ? System.getProperty("user.home") + text.substring(1) : text);
-    return baseDir == null || p.isAbsolute() ? p : baseDir.resolve(p).normalize();
   }
 
   private SteadySpec steady(MapNode plan) {

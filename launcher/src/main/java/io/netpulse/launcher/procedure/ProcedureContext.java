@@ -16,8 +16,9 @@ public record ProcedureContext(Plan plan, TestSpec test, SutFacts sut) {
     return plan.host(name);
   }
 
+  /** Where traffic to the host goes: its test_address (its SSH address unless the plan says otherwise). */
   public String address(String hostName) {
-    return plan.host(hostName).address();
+    return plan.host(hostName).testAddress();
   }
 
   /** Stream count with {@code auto} resolved against the SUT's queues. */

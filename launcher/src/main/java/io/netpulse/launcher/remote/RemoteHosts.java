@@ -45,16 +45,23 @@ public final class RemoteHosts implements AutoCloseable {
     List<String> failures = new ArrayList<>();
     List<String> failedHosts = new ArrayList<>();
     for (HostSpec spec : specs) {
-      Path identity = spec.identity() != null ? spec.identity() : defaultIdentity();
-      if (identity == null) {
+      List<SshTarget> jumps = new ArrayList<>();
+      String missing = null;
+      for (HostSpec hop : spec.proxyJump()) {
+        SshTarget t = target(hop, connectTimeout, List.of());
+        if (t == null) {
+          missing = "jump host " + hop.name();
+        }
+        jumps.add(t);
+      }
+      SshTarget target = missing == null ? target(spec, connectTimeout, jumps) : null;
+      if (target == null) {
         failedHosts.add(spec.name());
-        failures.add("host " + spec.name() + ": no identity given and none of ~/.ssh/" + String.join(", ", DEFAULT_KEYS)
-            + " exists; set identity: in the plan");
+        failures.add("host " + spec.name() + (missing == null ? "" : ": " + missing) + ": no identity given and none "
+            + "of ~/.ssh/" + String.join(", ", DEFAULT_KEYS) + " exists; set identity: in the plan");
         continue;
       }
-      connections.put(spec.name(), new SshConnection(new SshTarget(spec.name(), spec.address(), spec.port(),
-          spec.user(), identity, spec.knownHosts(), spec.acceptNewHostKeys() ? SshTarget.HostKeyPolicy.ACCEPT_NEW
-              : SshTarget.HostKeyPolicy.STRICT, connectTimeout)));
+      connections.put(spec.name(), new SshConnection(target));
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(16, connections.size())), r -> {
       Thread t = new Thread(r, "ssh-connect");
@@ -96,6 +103,14 @@ public final class RemoteHosts implements AutoCloseable {
     return new RemoteHosts(connected);
   }
 
+  /** The SSH target of a plan host or of one of its hops; null when it has no identity and no default key exists. */
+  private static SshTarget target(HostSpec spec, Duration connectTimeout, List<SshTarget> jumps) {
+    Path identity = spec.identity() != null ? spec.identity() : defaultIdentity();
+    return identity == null ? null : new SshTarget(spec.name(), spec.address(), spec.port(), spec.user(), identity,
+        spec.knownHosts(), spec.acceptNewHostKeys() ? SshTarget.HostKeyPolicy.ACCEPT_NEW
+            : SshTarget.HostKeyPolicy.STRICT, connectTimeout, jumps);
+  }
+
   /** One line: host, address, what happened and what to check. SshConnection's text already names the target. */
   static String connectProblem(SshTarget target, Throwable cause) {
     String text = cause.getMessage() == null ? cause.toString() : cause.getMessage();
@@ -112,8 +127,9 @@ public final class RemoteHosts implements AutoCloseable {
     } else if (lower.contains("connection refused")) {
       hint = "; nothing listens on port " + target.port() + ": is sshd running?";
     } else if (lower.contains("refused for user")) {
-      hint = ": add the public key of " + target.identity() + " to ~" + target.user()
-          + "/.ssh/authorized_keys on the host";
+      hint = target.jumps().isEmpty() ? ": add the public key of " + target.identity() + " to ~" + target.user()
+          + "/.ssh/authorized_keys on the host" : ": add that key's public half to the user's ~/.ssh/authorized_keys "
+          + "on the host that refused it";
     } else if (lower.contains("no route") || lower.contains("unreachable")) {
       hint = "; the address is not reachable from here: check routing and the address";
     }

@@ -28,6 +28,9 @@ final class ConnectedHosts implements AutoCloseable {
     ConnectedHosts hosts = new ConnectedHosts();
     Map<String, CompletableFuture<Object>> attempts = new LinkedHashMap<>();
     for (HostSpec spec : plan.hosts().values()) {
+      if (jumpOnly(plan, spec.name())) {
+        continue; // a bastion no test uses: reached as a hop of the hosts behind it, never preflighted itself
+      }
       attempts.put(spec.name(), CompletableFuture.supplyAsync(() -> {
         try {
           return RemoteHosts.connect(List.of(spec), timeout);
@@ -45,6 +48,12 @@ final class ConnectedHosts implements AutoCloseable {
       }
     });
     return hosts;
+  }
+
+  /** A host that other hosts' proxy_jump names and no test runs anything on. */
+  static boolean jumpOnly(Plan plan, String name) {
+    return plan.hosts().values().stream().anyMatch(h -> h.proxyJump().stream().anyMatch(j -> j.name().equals(name)))
+        && plan.tests().stream().noneMatch(t -> HostChecks.hostsOf(t).contains(name));
   }
 
   RemoteHost host(String name) {

@@ -97,14 +97,14 @@ final class HostChecks {
       }
       String other = hostsOf(t).stream().filter(h -> !h.equals(t.sut())).findFirst().orElse(null);
       if (other != null) {
-        peerOf.putIfAbsent(t.sut(), plan.host(other).address());
+        peerOf.putIfAbsent(t.sut(), plan.host(other).testAddress());
         for (String h : hostsOf(t)) {
-          peerOf.putIfAbsent(h, plan.host(t.sut()).address());
+          peerOf.putIfAbsent(h, plan.host(t.sut()).testAddress());
         }
       }
     }
     for (RemoteHost h : hosts.all()) {
-      String peer = peerOf.getOrDefault(h.name(), h.address());
+      String peer = peerOf.getOrDefault(h.name(), plan.host(h.name()).testAddress());
       Set<String> needed = tools.getOrDefault(h.name(), Set.of());
       try {
         HostFacts f = Preflight.check(h, needed, peer);

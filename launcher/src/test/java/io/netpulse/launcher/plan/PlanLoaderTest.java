@@ -154,7 +154,8 @@ class PlanLoaderTest {
         "plan.yaml:4:20: host 'peer' address: '198.18.0.300' is not an IPv4 literal (four numbers 0-255), "
             + "expected an IP literal or a host name",
         "plan.yaml:4:34: unknown key 'adress' in host 'peer', did you mean 'address'? expected one of: "
-            + "address, user, port, identity, known_hosts, accept_new_host_keys, java, source_addresses",
+            + "address, test_address, user, port, identity, known_hosts, accept_new_host_keys, proxy_jump, java, "
+            + "source_addresses",
         "plan.yaml:5:14: the plan repetitions is text ('many'), expected a whole number from 1 to 1000",
         "plan.yaml:6:9: the plan warmup is '5', expected a duration with a unit such as 500ms, 10s, 2m or 1h",
         "plan.yaml:7:7: the plan stop is text ('stedy'), did you mean 'steady'? expected one of: steady, fixed",

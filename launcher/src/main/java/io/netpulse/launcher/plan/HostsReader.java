@@ -1,0 +1,243 @@
+package io.netpulse.launcher.plan;
+
+import io.netpulse.launcher.plan.YamlTree.ListNode;
+import io.netpulse.launcher.plan.YamlTree.Location;
+import io.netpulse.launcher.plan.YamlTree.MapNode;
+import io.netpulse.launcher.plan.YamlTree.Node;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The plan's {@code hosts:}: each host's SSH address and login, where its test traffic goes ({@code test_address})
+ * and the bastions SSH goes through ({@code proxy_jump}, OpenSSH's -J: resolved once every host is read, since a
+ * bastion may be another host entry, written before or after).
+ */
+final class HostsReader {
+
+  static final List<String> HOST_KEYS =
+      List.of("address", "test_address", "user", "port", "identity", "known_hosts", "accept_new_host_keys",
+          "proxy_jump", "java", "source_addresses");
+
+  private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+  private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
+  private static final int MAX_PORT = 65535;
+  private static final String JUMP_FORM = "expected the name of another host of the plan or user@host[:port], "
+      + "e.g. bastion or ubuntu@203.0.113.7:22";
+
+  private final PlanReader r;
+  private final Path baseDir;
+
+  HostsReader(PlanReader r, Path baseDir) {
+    this.r = r;
+    this.baseDir = baseDir;
+  }
+
+  Map<String, HostSpec> hosts(MapNode plan) {
+    Map<String, HostSpec> hosts = new LinkedHashMap<>();
+    Map<String, List<PlanReader.Located>> jumps = new LinkedHashMap<>();
+    Node n = r.required(plan, "hosts", "the plan", "a mapping of host names to { address, user, ... }");
+    MapNode m = n == null ? null : r.mapping(n, "hosts");
+    if (m == null) {
+      return hosts;
+    }
+    if (m.entries().isEmpty()) {
+      r.error(m.at(), "hosts is empty, expected at least one host");
+    }
+    for (YamlTree.Entry e : m.entries().values()) {
+      String name = e.key();
+      String where = "host '" + Addresses.printable(name) + "'";
+      if (!HOST_NAME.matcher(name).matches()) {
+        r.error(e.keyAt(), where + ": a host's name may have letters, digits, '_', '.', '-' only");
+      }
+      MapNode h = r.mapping(e.value(), where);
+      if (h == null) {
+        continue;
+      }
+      r.onlyKeys(h, HOST_KEYS, where);
+      String address = address(h, "address", where, true);
+      String testAddress = address(h, "test_address", where, false);
+      String user = r.text(h, "user", where, "root");
+      if (user != null && ArgumentCheck.userProblem(user) != null) {
+        r.error(r.value(h, "user").at(), where + " user '" + Addresses.printable(user) + "' "
+            + ArgumentCheck.userProblem(user));
+      }
+      int port = r.integer(h, "port", where, 22, 1, MAX_PORT);
+      String identity = r.text(h, "identity", where, null);
+      String knownHosts = r.text(h, "known_hosts", where, null);
+      boolean acceptNew = r.bool(h, "accept_new_host_keys", where, false);
+      String java = r.text(h, "java", where, null);
+      if (java != null && ArgumentCheck.programProblem(java) != null) {
+        r.error(r.value(h, "java").at(), where + " java '" + java + "' " + ArgumentCheck.programProblem(java)
+            + ", expected the path of a java program, e.g. /usr/lib/jvm/java-17-openjdk-amd64/bin/java");
+        java = null;
+      }
+      List<String> sources = sourceAddresses(h, where);
+      List<PlanReader.Located> jump = r.texts(h, "proxy_jump", where);
+      if (jump != null) {
+        jumps.put(name, jump);
+      }
+      hosts.put(name, new HostSpec(name, address, user, port, path(identity),
+          knownHosts == null ? Path.of(System.getProperty("user.home"), ".ssh", "known_hosts") : path(knownHosts),
+          acceptNew, java, sources, testAddress, List.of()));
+    }
+    Map<String, List<HostSpec>> resolved = new LinkedHashMap<>();
+    for (String name : jumps.keySet()) {
+      jumpPath(name, hosts, jumps, new ArrayDeque<>(), resolved);
+    }
+    resolved.forEach((name, path) -> hosts.put(name, hosts.get(name).withProxyJump(path)));
+    return hosts;
+  }
+
+  private String address(MapNode h, String key, String where, boolean required) {
+    Node node = required ? r.required(h, key, where, "an IP literal or a host name") : r.value(h, key);
+    String address = r.text(node, where + " " + key);
+    if (address != null) {
+      String problem = Addresses.problem(address);
+      if (problem != null) {
+        r.error(node.at(), where + " " + key + ": " + problem + ", expected an IP literal or a host name");
+        return null;
+      }
+    }
+    return address;
+  }
+
+  /**
+   * {@code name}'s hops in order, memoised in {@code done}: a host entry named as a hop brings its own proxy_jump
+   * first, as OpenSSH does with a jump host's ProxyJump; {@code visiting} catches a loop.
+   */
+  private List<HostSpec> jumpPath(String name, Map<String, HostSpec> hosts, Map<String, List<PlanReader.Located>> refs,
+      Deque<String> visiting, Map<String, List<HostSpec>> done) {
+    if (done.containsKey(name) || !refs.containsKey(name)) {
+      return done.getOrDefault(name, List.of());
+    }
+    visiting.push(name);
+    HostSpec self = hosts.get(name);
+    String where = "host '" + name + "' proxy_jump";
+    List<HostSpec> path = new ArrayList<>();
+    for (PlanReader.Located l : refs.get(name)) {
+      for (String part : l.text().split(",", -1)) {
+        String hop = part.strip();
+        if (hop.isEmpty()) {
+          r.error(l.at(), where + " has an empty entry in '" + Addresses.printable(l.text()) + "', " + JUMP_FORM);
+        } else if (hop.equals(name)) {
+          r.error(l.at(), where + " names the host itself, " + JUMP_FORM);
+        } else if (hosts.containsKey(hop)) {
+          if (visiting.contains(hop)) {
+            List<String> loop = new ArrayList<>(visiting);
+            java.util.Collections.reverse(loop);
+            loop = loop.subList(loop.indexOf(hop), loop.size());
+            r.error(l.at(), where + ": '" + hop + "' leads back here (" + String.join(" -> ", loop) + " -> " + hop
+                + "), expected bastions that do not go through each other");
+            continue;
+          }
+          path.addAll(jumpPath(hop, hosts, refs, visiting, done));
+          path.add(hosts.get(hop).withProxyJump(List.of()));
+        } else if (!hop.contains("@") && !hop.contains(":") && !hop.contains(".")) {
+          String near = Suggestions.closest(hop, hosts.keySet());
+          r.error(l.at(), where + ": '" + Addresses.printable(hop) + "' is not a host of the plan"
+              + (near != null ? ", did you mean '" + near + "'?" : ",") + " " + JUMP_FORM);
+        } else {
+          HostSpec outside = outside(hop, self, l.at(), where);
+          if (outside != null) {
+            path.add(outside);
+          }
+        }
+      }
+    }
+    visiting.pop();
+    done.put(name, List.copyOf(path));
+    return path;
+  }
+
+  /**
+   * A bastion outside the plan, {@code [user@]host[:port]} ({@code [v6]:port} for IPv6), logging in with the host's
+   * own user (unless given), identity, known_hosts and accept_new_host_keys.
+   */
+  private HostSpec outside(String text, HostSpec self, Location at, String where) {
+    String user = self == null ? "root" : self.user();
+    String rest = text;
+    int userEnd = text.lastIndexOf('@');
+    if (userEnd >= 0) {
+      user = text.substring(0, userEnd);
+      rest = text.substring(userEnd + 1);
+      String problem = user.isEmpty() ? "is empty" : ArgumentCheck.userProblem(user);
+      if (problem != null) {
+        r.error(at, where + ": the user of '" + Addresses.printable(text) + "' " + problem + ", " + JUMP_FORM);
+        return null;
+      }
+    }
+    String host = rest;
+    String port = null;
+    if (rest.startsWith("[")) {
+      int close = rest.indexOf(']');
+      String after = close < 0 ? "?" : rest.substring(close + 1);
+      if (close < 0 || !(after.isEmpty() || after.startsWith(":"))) {
+        r.error(at, where + ": '" + Addresses.printable(text) + "' has an unclosed or misplaced ']', " + JUMP_FORM);
+        return null;
+      }
+      host = rest.substring(1, close);
+      port = after.isEmpty() ? null : after.substring(1);
+    } else if (rest.indexOf(':') >= 0 && rest.indexOf(':') == rest.lastIndexOf(':')) {
+      host = rest.substring(0, rest.indexOf(':'));
+      port = rest.substring(rest.indexOf(':') + 1);
+    }
+    String problem = Addresses.problem(host);
+    if (problem != null) {
+      r.error(at, where + ": '" + Addresses.printable(text) + "': " + problem + ", " + JUMP_FORM);
+      return null;
+    }
+    int portNumber = 22;
+    if (port != null) {
+      portNumber = PORT.matcher(port).matches() ? Integer.parseInt(port) : -1;
+      if (portNumber < 1 || portNumber > MAX_PORT) {
+        r.error(at, where + ": the port of '" + Addresses.printable(text) + "' is not a number from 1 to " + MAX_PORT
+            + ", " + JUMP_FORM);
+        return null;
+      }
+    }
+    return self == null ? null : new HostSpec(text, host, user, portNumber, self.identity(), self.knownHosts(),
+        self.acceptNewHostKeys(), null, List.of(), null, List.of());
+  }
+
+  /** IP literals only: the client binds to them, and a name could resolve to an address the host lacks. */
+  private List<String> sourceAddresses(MapNode h, String where) {
+    List<String> sources = new ArrayList<>();
+    Node n = r.value(h, "source_addresses");
+    if (n instanceof ListNode l && l.items().isEmpty()) {
+      r.error(n.at(), where + " source_addresses is an empty list, expected IP addresses of this host, or no "
+          + "source_addresses (the kernel's choice)");
+      return sources;
+    }
+    List<PlanReader.Located> refs = r.texts(h, "source_addresses", where);
+    if (refs == null) {
+      return sources;
+    }
+    for (PlanReader.Located l : refs) {
+      String a = l.text();
+      boolean literal = Addresses.problem(a) == null && (a.contains(":") || a.matches("[0-9.]+"));
+      if (!literal) {
+        r.error(l.at(), where + " source_addresses: '" + Addresses.printable(a) + "' is not an IP literal, expected "
+            + "addresses of this host to connect from, e.g. [198.18.0.1, 198.18.0.11]");
+      } else if (sources.contains(a)) {
+        r.error(l.at(), where + " source_addresses lists " + a + " twice, expected each address once");
+      } else {
+        sources.add(a);
+      }
+    }
+    return sources;
+  }
+
+  private Path path(String text) {
+    if (text == null) {
+      return null;
+    }
+    Path p = Path.of(text.startsWith("~/") ? System.getProperty("user.home") + text.substring(1) : text);
+    return baseDir == null || p.isAbsolute() ? p : baseDir.resolve(p).normalize();
+  }
+}
