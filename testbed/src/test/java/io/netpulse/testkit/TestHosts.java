@@ -2,6 +2,7 @@ package io.netpulse.testkit;
 
 import io.netpulse.testbed.netns.HostNetwork;
 import io.netpulse.testbed.netns.NetHost;
+import io.netpulse.testbed.netns.NetLink;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -25,7 +26,8 @@ import java.util.stream.Stream;
 /**
  * JUnit 5 extension: two test hosts, {@code peer} (.1) and {@code sut} (.2), and any extra hosts named (.3, …), each a
  * network namespace running Debian's OpenSSH server on its address, port 22, with a generated host key. A generated
- * client key ({@link #identity()}) is authorised for root and {@link #knownHosts()} lists every host's key by address.
+ * client key ({@link #identity()}) is authorised for root and {@link #knownHosts()} lists every host's key by address
+ * ({@link #sshAddress}). {@link #behindBastion()} puts peer's and sut's SSH behind a third host, as in a cloud.
  * <p>
  * Register as a static field ({@code @RegisterExtension static final TestHosts HOSTS = new TestHosts();}) for one
  * pair per class, or as an instance field for one pair per test. Without root, tests are skipped (assumption).
@@ -41,6 +43,10 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
 
     /** Hosts past peer and sut, addressed .3, .4, … in order (e.g. a second client host). */
     private final List<String> extraHosts;
+    /** Set by {@link #behindBastion()}: peer and sut take SSH only on links to this host. */
+    private final String bastion;
+    /** Host name → the address its sshd listens on. */
+    private final java.util.Map<String, String> sshAddresses = new java.util.LinkedHashMap<>();
     private HostNetwork network;
     private Path workDir;
     private Path identity;
@@ -54,7 +60,22 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
 
     /** peer (.1), sut (.2) and {@code extraHosts} (.3, .4, …), each with its own sshd, all on one bridge. */
     public TestHosts(String... extraHosts) {
-        this.extraHosts = List.of(extraHosts);
+        this(null, List.of(extraHosts));
+    }
+
+    private TestHosts(String bastion, List<String> extraHosts) {
+        this.extraHosts = List.copyOf(extraHosts);
+        this.bastion = bastion;
+    }
+
+    /**
+     * peer (.1), sut (.2) and {@code bastion} (.3) on the bridge, the hosts' test addresses; the bastion's sshd listens
+     * on its bridge address, but peer's and sut's only on a point-to-point link to the bastion ({@link HostNetwork#link},
+     * 198.19.X.0/24), which neither the machine nor the other host can reach: SSH to them works only through the bastion
+     * (a cloud's private subnet). {@link #sshAddress} gives each host's.
+     */
+    public static TestHosts behindBastion() {
+        return new TestHosts("bastion", List.of("bastion"));
     }
 
     @Override
@@ -114,6 +135,15 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
             List<String> names = new ArrayList<>(List.of("peer", "sut"));
             names.addAll(extraHosts);
             network = HostNetwork.create("testhosts", names);
+            for (NetHost host : network.hosts()) {
+                sshAddresses.put(host.name(), host.address());
+            }
+            if (bastion != null) {
+                for (String behind : List.of("peer", "sut")) {
+                    NetLink link = network.link(network.host(bastion), network.host(behind));
+                    sshAddresses.put(behind, link.bAddress());
+                }
+            }
             List<String> knownHostLines = new ArrayList<>();
             List<Process> sshds = new ArrayList<>();
             for (NetHost host : network.hosts()) {
@@ -121,9 +151,9 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
                 Path hostKey = hostDir.resolve("ssh_host_ed25519_key");
                 keygen(hostKey, "netpulse-testhosts-" + host.name());
                 String[] pub = Files.readString(hostDir.resolve("ssh_host_ed25519_key.pub")).trim().split("\\s+");
-                knownHostLines.add(host.address() + " " + pub[0] + " " + pub[1]);
+                knownHostLines.add(sshAddress(host) + " " + pub[0] + " " + pub[1]);
                 Path config = hostDir.resolve("sshd_config");
-                Files.writeString(config, sshdConfig(host, hostKey, authorizedKeys));
+                Files.writeString(config, sshdConfig(sshAddress(host), hostKey, authorizedKeys));
                 sshds.add(network.start(host, List.of(SSHD.toString(), "-D", "-e", "-f", config.toString()),
                         sshdLog(host)));
             }
@@ -139,9 +169,9 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
         }
     }
 
-    private static String sshdConfig(NetHost host, Path hostKey, Path authorizedKeys) {
+    private static String sshdConfig(String address, Path hostKey, Path authorizedKeys) {
         return String.join("\n",
-                "ListenAddress " + host.address() + ":" + SSH_PORT,
+                "ListenAddress " + address + ":" + SSH_PORT,
                 "HostKey " + hostKey,
                 "AuthorizedKeysFile " + authorizedKeys,
                 "PidFile none", // never touch the system sshd's /run/sshd.pid
@@ -165,6 +195,14 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
             if (!sshd.isAlive()) {
                 throw new IllegalStateException("sshd in host " + host.name() + " exited " + sshd.exitValue()
                         + ": " + Files.readString(sshdLog(host)).strip());
+            }
+            if (!sshAddress(host).equals(host.address())) {
+                // unreachable from here by design: read the host's socket table instead
+                if (listening(host, SSH_PORT)) {
+                    return;
+                }
+                sleep(50);
+                continue;
             }
             try (Socket socket = new Socket()) {
                 socket.connect(new InetSocketAddress(host.address(), SSH_PORT), 200);
@@ -201,6 +239,7 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
             }
         } finally {
             network = null;
+            sshAddresses.clear();
             ownerContextId = null;
             deleteTree(workDir);
             workDir = null;
@@ -239,6 +278,20 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
         return knownHosts;
     }
 
+    /** The address the host's sshd listens on: its bridge address, or behind a bastion its link's. */
+    public String sshAddress(NetHost host) {
+        network();
+        return sshAddresses.get(host.name());
+    }
+
+    /** The bastion of {@link #behindBastion()}. */
+    public NetHost bastion() {
+        if (bastion == null) {
+            throw new IllegalStateException("these test hosts have no bastion (use TestHosts.behindBastion())");
+        }
+        return network().host(bastion);
+    }
+
     public String user() {
         return "root";
     }
@@ -259,17 +312,21 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
      * traffic server, and end an {@code iperf3 -s -1}.
      */
     public void awaitListening(NetHost host, int port) {
-        String hex = String.format(":%04X ", port);
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < deadline) {
-            // state 0A = LISTEN in /proc/net/tcp{,6}
-            if (exec(host, "sh", "-c", "cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; true").lines()
-                    .anyMatch(l -> l.contains(hex) && l.contains(" 0A "))) {
+            if (listening(host, port)) {
                 return;
             }
             sleep(50);
         }
         throw new AssertionError("nothing listens on port " + port + " in " + host.name() + " after 10 s");
+    }
+
+    private boolean listening(NetHost host, int port) {
+        String hex = String.format(":%04X ", port);
+        // state 0A = LISTEN in /proc/net/tcp{,6}
+        return exec(host, "sh", "-c", "cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; true").lines()
+                .anyMatch(l -> l.contains(hex) && l.contains(" 0A "));
     }
 
     private static void deleteTree(Path dir) {
