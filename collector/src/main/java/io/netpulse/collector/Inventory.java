@@ -32,6 +32,7 @@ import java.util.Set;
  *   host_key_policy: strict        # or accept-new (unknown hosts are added); a changed key is always refused
  *   samplers: [sar-dev, ss-summary] # sar-dev falls back to proc-net-dev on hosts without sysstat
  *   connect_timeout_s: 10
+ *   proxy_jump: ops@203.0.113.7:22 # bastions, OpenSSH's -J: [user@]host[:port], one or a list
  * hosts:
  *   - name: sut-1                  # key of its lines; default: the address
  *     address: 198.18.0.2
@@ -44,13 +45,14 @@ public record Inventory(List<Host> hosts) {
 
   /** The YAML as written; nulls where a key is absent. */
   record Entry(String name, String address, String user, Integer port, String identity, String knownHosts,
-      String hostKeyPolicy, List<String> samplers, Integer connectTimeoutS) {}
+      String hostKeyPolicy, List<String> samplers, Integer connectTimeoutS, List<String> proxyJump) {}
 
   record Document(Entry defaults, List<Entry> hosts) {}
 
   private static final ObjectMapper YAML = YAMLMapper.builder()
       .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES) // a misspelt key must not be silently ignored
+      .enable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY) // proxy_jump: one bastion or a list
       .build();
 
   /** Reads and checks an inventory; every problem is an {@link InventoryException} naming the file and the host. */
@@ -75,7 +77,7 @@ public record Inventory(List<Host> hosts) {
       throw new InventoryException("inventory " + file + " lists no hosts (a 'hosts:' list is needed)");
     }
     Entry defaults = doc.defaults() == null
-        ? new Entry(null, null, null, null, null, null, null, null, null) : doc.defaults();
+        ? new Entry(null, null, null, null, null, null, null, null, null, null) : doc.defaults();
     Path base = file.toAbsolutePath().getParent();
     List<Host> hosts = new ArrayList<>();
     Set<String> names = new HashSet<>();
@@ -116,8 +118,23 @@ public record Inventory(List<Host> hosts) {
       }
       int timeout = first(e.connectTimeoutS(), defaults.connectTimeoutS(), 10);
       String user = first(e.user(), defaults.user(), System.getProperty("user.name"));
-      hosts.add(new Host(new SshTarget(name, e.address().strip(), port, user, identity, knownHosts, policy,
-          Duration.ofSeconds(timeout)), List.copyOf(samplers)));
+      SshTarget target = new SshTarget(name, e.address().strip(), port, user, identity, knownHosts, policy,
+          Duration.ofSeconds(timeout));
+      List<SshTarget> jumps = new ArrayList<>();
+      for (String spec : first(e.proxyJump(), defaults.proxyJump(), List.<String>of())) {
+        for (String hop : (spec == null ? "" : spec).split(",", -1)) {
+          if (hop.isBlank()) {
+            throw new InventoryException(where + ": proxy_jump has an empty entry; expected [user@]host[:port], "
+                + "e.g. ubuntu@203.0.113.7:22");
+          }
+          try {
+            jumps.add(SshTarget.jump(hop, target));
+          } catch (IllegalArgumentException bad) {
+            throw new InventoryException(where + ": " + bad.getMessage());
+          }
+        }
+      }
+      hosts.add(new Host(target.through(jumps), List.copyOf(samplers)));
     }
     return new Inventory(List.copyOf(hosts));
   }
