@@ -40,8 +40,7 @@ public final class HostNetwork implements AutoCloseable {
     private final Set<String> createdNamespaces = ConcurrentHashMap.newKeySet();
     private final Set<String> createdLinks = ConcurrentHashMap.newKeySet();
     /** Point-to-point links made so far; their veths live in the namespaces only and go with them. */
-    private final List<NetLink> links = new ArrayList<>();
-    private final java.util.Map<String, Integer> ifaces = new java.util.HashMap<>();
+    private final Links links = new Links();
 
     /** Creates {@code hosts} hosts named h1 … hN. */
     public static HostNetwork create(String label, int hosts) {
@@ -158,44 +157,19 @@ public final class HostNetwork implements AutoCloseable {
     }
 
     /**
-     * Links two hosts directly (a veth pair, interfaces eth1, eth2, … in each namespace), addressed in
-     * 198.19.X.0/24 where 198.18.X.0/24 is this network's subnet: unique on the machine like the subnet, and in no
-     * route of the root namespace, which gets no end of the pair. Each link is a /30 of its own.
+     * Links two hosts directly, outside the bridge: see {@link Links#add}. The root namespace gets no end of the pair,
+     * so the machine has no path to the link's addresses (a cloud's private subnet).
      */
-    public synchronized NetLink link(NetHost a, NetHost b) {
+    public NetLink link(NetHost a, NetHost b) {
         requireOpen();
         requireMine(a);
         requireMine(b);
-        if (a.equals(b)) {
-            throw new IllegalArgumentException("cannot link host " + a.name() + " to itself");
-        }
-        if (links.size() >= 63) {
-            throw new IllegalArgumentException("at most 63 links per network (/30s of one /24)");
-        }
-        String prefix = "198.19." + subnet.split("\\.")[2] + ".";
-        int base = 4 * links.size();
-        String aIface = nextIface(a);
-        String bIface = nextIface(b);
-        IpTool.ip("-n", a.namespace(), "link", "add", aIface, "type", "veth", "peer", "name", bIface, "netns",
-                b.namespace());
-        NetLink link = new NetLink(a, prefix + (base + 1), aIface, b, prefix + (base + 2), bIface);
-        for (String[] end : List.of(new String[] {a.namespace(), link.aAddress(), aIface},
-                new String[] {b.namespace(), link.bAddress(), bIface})) {
-            IpTool.ip("-n", end[0], "addr", "add", end[1] + "/30", "dev", end[2]);
-            IpTool.ip("-n", end[0], "link", "set", end[2], "up");
-        }
-        links.add(link);
-        return link;
+        return links.add(a, b, "198.19." + subnet.split("\\.")[2] + ".");
     }
 
     /** The links made with {@link #link}, in order. */
-    public synchronized List<NetLink> links() {
-        return List.copyOf(links);
-    }
-
-    private String nextIface(NetHost host) {
-        int k = ifaces.merge(host.namespace(), 1, Integer::sum); // eth0 is the bridge's
-        return "eth" + k;
+    public List<NetLink> links() {
+        return links.all();
     }
 
     /** Starts {@code command} in the host (no shell), stdin from /dev/null, stdout/stderr as pipes; tracked. */

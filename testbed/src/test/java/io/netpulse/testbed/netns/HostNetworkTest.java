@@ -139,6 +139,27 @@ class HostNetworkTest {
                 .map(Long::parseLong).toList();
     }
 
+    @Test
+    void aLinkJoinsTwoHostsWhereTheMachineHasNoPath() {
+        try (HostNetwork net = HostNetwork.create("link", List.of("hub", "a", "b"))) {
+            NetLink toA = net.link(net.host("hub"), net.host("a"));
+            NetLink toB = net.link(net.host("hub"), net.host("b"));
+            String octet = net.subnet().split("\\.")[2];
+            assertThat(List.of(toA.aAddress(), toA.bAddress(), toB.aAddress(), toB.bAddress()))
+                    .containsExactly("198.19." + octet + ".1", "198.19." + octet + ".2", "198.19." + octet + ".5",
+                            "198.19." + octet + ".6");
+            assertThat(List.of(toA.aIface(), toA.bIface(), toB.aIface(), toB.bIface()))
+                    .containsExactly("eth1", "eth1", "eth2", "eth1");
+            assertThat(net.run(net.host("hub"), List.of("ping", "-c", "1", "-W", "2", toB.bAddress()), T))
+                    .contains("1 received");
+            // a and b each reach the hub on their link, never each other (no route from a's /30 to b's)
+            assertThatThrownBy(() -> net.run(net.host("a"), List.of("ping", "-c", "1", "-W", "1", toB.bAddress()), T))
+                    .isInstanceOf(HostNetworkException.class);
+            assertThat(ip("-o", "-4", "addr", "show")).doesNotContain("198.19." + octet + ".");
+            assertThat(net.links()).containsExactly(toA, toB);
+        }
+    }
+
     private static String prefix(HostNetwork net) {
         return net.subnet().substring(0, net.subnet().lastIndexOf('.') + 1);
     }
