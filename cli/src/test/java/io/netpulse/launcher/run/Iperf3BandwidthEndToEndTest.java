@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * iperf3's own receiver total (receiver_bps, the cross-check) agree. Paced ({@code rate}, iperf3's per-stream
  * {@code -b}) so that the warm-up second iperf3's total includes and sar's window leaves out runs at the same rate.
  */
-@Tag("exclusive") // compares rates: runs alone (cli/pom.xml)
+// not alone (tag "exclusive"): its two figures are of the same traffic, paced well below what veth carries
 @Tag("root")
 class Iperf3BandwidthEndToEndTest {
 

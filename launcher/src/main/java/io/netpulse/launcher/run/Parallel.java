@@ -72,6 +72,60 @@ final class Parallel {
     }
   }
 
+  interface Step {
+    void run() throws RemoteFailure, InterruptedException;
+  }
+
+  /**
+   * Runs {@code a} on the pool and {@code b} here, and returns when both have ended (also when this thread is
+   * interrupted meanwhile: what {@code a} started must be known, to be stopped); then throws the first failure, or the
+   * interrupt.
+   */
+  static void both(Step a, Step b) throws RemoteFailure, InterruptedException {
+    Future<?> other = POOL.submit(() -> {
+      a.run();
+      return null;
+    });
+    Exception failure = null;
+    try {
+      b.run();
+    } catch (RemoteFailure | InterruptedException | RuntimeException e) {
+      failure = e;
+    }
+    boolean interrupted = false;
+    while (true) {
+      try {
+        other.get();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException e) {
+        if (failure == null) {
+          failure = e.getCause() instanceof Exception x ? x : new RuntimeException(e.getCause());
+        }
+        break;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (failure instanceof RemoteFailure r) {
+      throw r;
+    }
+    if (failure instanceof InterruptedException i) {
+      throw i;
+    }
+    if (failure instanceof RuntimeException r) {
+      throw r;
+    }
+    if (failure != null) {
+      throw new IllegalStateException(failure);
+    }
+    if (interrupted) {
+      throw new InterruptedException("interrupted while starting");
+    }
+  }
+
   /** Runs every task at once and returns when all have ended; a task's failure is its own to report. */
   static void runAll(Collection<Runnable> tasks) {
     List<Future<?>> futures = new ArrayList<>();

@@ -131,8 +131,8 @@ final class RepetitionRunner {
       if (procedure.irqAffinity() != null) {
         irqs = HostPreparation.bindIrqs(ctx.hosts().host(test.sut()), procedure.irqAffinity());
       }
-      startSamplers(run);
-      startServers();
+      // independent of each other, and each costs SSH round trips plus a settle time: at once, not one after the other
+      Parallel.both(() -> startSamplers(run), this::startServers);
       schedule.run(marks, new RepetitionSchedule.Clients() {
         @Override
         public long release(int stage) throws RemoteFailure, InterruptedException {
@@ -177,9 +177,10 @@ final class RepetitionRunner {
     } catch (RuntimeException e) {
       failure = e.getMessage() == null ? e.toString() : e.getMessage();
     } finally {
-      stopAll(clients.values());
-      stopAll(servers);
-      stopAll(samplers);
+      stopAll(clients.values()); // first: a server gone before its client would make the client fail
+      List<RemoteProcess> rest = new ArrayList<>(servers);
+      rest.addAll(samplers);
+      stopAll(rest); // one kill per host for both: the window has ended, sar's later rows are not counted
       if (irqs != null) {
         irqs.close();
       }
