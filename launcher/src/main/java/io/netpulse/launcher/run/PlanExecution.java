@@ -248,21 +248,23 @@ public final class PlanExecution {
     List<ResultEvent> found = new ArrayList<>();
     List<String> missing = new ArrayList<>();
     if (!okRuns.isEmpty()) {
+      long deadline = System.nanoTime() + resultWait(interrupted).toNanos();
+      java.util.Map<String, java.util.function.Predicate<ResultEvent>> arrived = new java.util.LinkedHashMap<>();
       for (ResultRule rule : procedure.results()) {
         // results holds every execution's: this one's only
         java.util.function.Predicate<ResultEvent> complete = e -> plan.name().equals(e.plan())
             && execution.equals(e.execution()) && test.name().equals(e.test()) && rule.metric().equals(e.metric())
             && e.runs().containsAll(okRuns) && (!interrupted || e.finalResult());
-        Optional<ResultEvent> r = results.await(complete, resultWait(interrupted));
-        if (r.isPresent()) {
-          // a figure or sample that reached the processor late corrects the value: take the last one once quiet
-          r = results.awaitQuiet(complete, RESULT_QUIET);
-        }
-        if (r.isPresent()) {
-          found.add(r.get());
+        // one deadline for all: the processor computes a test's metrics together
+        if (results.await(complete, Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))).isPresent()) {
+          arrived.put(rule.metric(), complete);
         } else {
           missing.add(rule.metric());
         }
+      }
+      // a figure or sample that reached the processor late corrects a value: take the last ones once quiet
+      if (!arrived.isEmpty()) {
+        results.awaitQuietAll(arrived, RESULT_QUIET).values().forEach(r -> r.ifPresent(found::add));
       }
     }
     return new TestReport(test, outcomes, found, null, missing);

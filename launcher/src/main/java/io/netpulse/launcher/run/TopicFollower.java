@@ -100,7 +100,16 @@ final class TopicFollower<V> implements AutoCloseable {
 
   /** The latest match once no newer match has arrived for {@code quiet}. */
   Optional<V> awaitQuiet(Predicate<V> match, Duration quiet) throws InterruptedException {
-    Optional<V> latest = await(match, Duration.ZERO);
+    return awaitQuietAll(java.util.Map.of(0, match), quiet).get(0);
+  }
+
+  /**
+   * The latest match of each predicate once none of them has had a newer match for {@code quiet}: one quiet period for
+   * all of a test's metrics, not one per metric (a latency test's three cost 6 s so).
+   */
+  <K> java.util.Map<K, Optional<V>> awaitQuietAll(java.util.Map<K, Predicate<V>> matches, Duration quiet)
+      throws InterruptedException {
+    java.util.Map<K, Optional<V>> latest = latest(matches);
     while (true) {
       long until = System.nanoTime() + quiet.toNanos();
       synchronized (seen) {
@@ -108,12 +117,21 @@ final class TopicFollower<V> implements AutoCloseable {
           seen.wait(Math.max(1, (until - System.nanoTime()) / 1_000_000));
         }
       }
-      Optional<V> now = await(match, Duration.ZERO);
-      if (now.equals(latest)) { // records: an unchanged value, whether sent again or not
+      java.util.Map<K, Optional<V>> now = latest(matches);
+      if (now.equals(latest)) { // records: unchanged values, whether sent again or not
         return now;
       }
       latest = now;
     }
+  }
+
+  private <K> java.util.Map<K, Optional<V>> latest(java.util.Map<K, Predicate<V>> matches)
+      throws InterruptedException {
+    java.util.Map<K, Optional<V>> m = new java.util.LinkedHashMap<>();
+    for (java.util.Map.Entry<K, Predicate<V>> e : matches.entrySet()) {
+      m.put(e.getKey(), await(e.getValue(), Duration.ZERO));
+    }
+    return m;
   }
 
   @Override
