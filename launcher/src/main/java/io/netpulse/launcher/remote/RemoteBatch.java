@@ -24,6 +24,8 @@ public final class RemoteBatch {
 
   private static final Logger LOG = LoggerFactory.getLogger(RemoteBatch.class);
 
+  /** Between two looks whether a batch is ready (each may cost an SSH round trip). */
+  private static final long READY_POLL_MILLIS = 50;
   private final RemoteHost host;
   private final ChannelExec channel;
   private final OutputStream stdin;
@@ -283,6 +285,14 @@ public final class RemoteBatch {
    * likely cause; instances that end with status 0 are not failures.
    */
   public void checkStarted(Duration check) throws RemoteFailure {
+    checkStarted(check, null);
+  }
+
+  /**
+   * As {@link #checkStarted(Duration)}, but over as soon as {@code ready} (polled; null: never) says every instance is
+   * up, e.g. servers seen listening: they need not wait out the rest of a time meant for the slowest host.
+   */
+  public void checkStarted(Duration check, java.util.function.BooleanSupplier ready) throws RemoteFailure {
     long from;
     try {
       // from the last instance's start stamp, not the release: on a loaded host an instance may reach its exec
@@ -295,13 +305,40 @@ public final class RemoteBatch {
     synchronized (this) {
       from = Math.max(releasedMillis == 0 ? System.currentTimeMillis() : releasedMillis, lastStartSeenMillis);
     }
-    for (int i = 0; i < processes.size(); i++) {
-      RemoteProcess p = processes.get(i);
-      OptionalInt exit = p.awaitExit(Duration.ofMillis(Math.max(0, from + check.toMillis()
-          - System.currentTimeMillis())));
-      if (exit.isPresent() && exit.getAsInt() != 0) {
-        throw StartFailure.describe(host.name(), p.label(), commands.get(i), exit.getAsInt(), p.stderrTail(3));
+    long end = from + check.toMillis();
+    if (ready == null) {
+      for (int i = 0; i < processes.size(); i++) {
+        RemoteProcess p = processes.get(i);
+        throwIfFailed(i, p.awaitExit(Duration.ofMillis(Math.max(0, end - System.currentTimeMillis()))));
       }
+      return;
+    }
+    while (true) {
+      for (int i = 0; i < processes.size(); i++) {
+        throwIfFailed(i, processes.get(i).awaitExit(Duration.ZERO));
+      }
+      if (System.currentTimeMillis() >= end) {
+        return;
+      }
+      if (ready.getAsBoolean()) {
+        for (int i = 0; i < processes.size(); i++) { // one that failed while we looked
+          throwIfFailed(i, processes.get(i).awaitExit(Duration.ZERO));
+        }
+        return;
+      }
+      try {
+        Thread.sleep(Math.max(1, Math.min(READY_POLL_MILLIS, end - System.currentTimeMillis())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw failure("interrupted while starting " + what);
+      }
+    }
+  }
+
+  private void throwIfFailed(int i, OptionalInt exit) throws RemoteFailure {
+    if (exit.isPresent() && exit.getAsInt() != 0) {
+      RemoteProcess p = processes.get(i);
+      throw StartFailure.describe(host.name(), p.label(), commands.get(i), exit.getAsInt(), p.stderrTail(3));
     }
   }
 

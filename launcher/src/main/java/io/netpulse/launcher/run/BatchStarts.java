@@ -44,6 +44,17 @@ final class BatchStarts {
   static long start(Function<String, RemoteHost> hosts, List<HostCommand> commands, Function<HostCommand, String> label,
       Function<HostCommand, Consumer<String>> lines, boolean together, Function<RemoteHost, Duration> check,
       Map<HostCommand, RemoteProcess> started, Consumer<String> note) throws RemoteFailure, InterruptedException {
+    return start(hosts, commands, label, lines, together, check, b -> null, started, note);
+  }
+
+  /**
+   * As above; {@code ready} gives per host's batch what ends its start check early (null: nothing, the whole check
+   * is waited), see {@link RemoteBatch#checkStarted(Duration, java.util.function.BooleanSupplier)}.
+   */
+  static long start(Function<String, RemoteHost> hosts, List<HostCommand> commands, Function<HostCommand, String> label,
+      Function<HostCommand, Consumer<String>> lines, boolean together, Function<RemoteHost, Duration> check,
+      Function<RemoteBatch, java.util.function.BooleanSupplier> ready, Map<HostCommand, RemoteProcess> started,
+      Consumer<String> note) throws RemoteFailure, InterruptedException {
     Map<String, List<HostCommand>> byHost = new LinkedHashMap<>();
     commands.forEach(c -> byHost.computeIfAbsent(c.host(), h -> new ArrayList<>()).add(c));
     List<Parallel.Task<Map.Entry<List<HostCommand>, RemoteBatch>>> tasks = new ArrayList<>();
@@ -77,9 +88,15 @@ final class BatchStarts {
     for (RemoteBatch b : batches) {
       released = Math.min(released, b.release());
     }
+    // the hosts at once: each may wait its whole check (and a readiness look costs a round trip to its host)
+    List<Parallel.Task<Boolean>> checks = new ArrayList<>();
     for (RemoteBatch b : batches) {
-      b.checkStarted(check.apply(hosts.apply(b.host())));
+      checks.add(() -> {
+        b.checkStarted(check.apply(hosts.apply(b.host())), ready.apply(b));
+        return true;
+      });
     }
+    Parallel.callAll(checks, ok -> {});
     return released;
   }
 

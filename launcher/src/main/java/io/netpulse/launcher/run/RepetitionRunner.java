@@ -17,6 +17,7 @@ import io.netpulse.launcher.remote.RemoteFailure;
 import io.netpulse.launcher.remote.RemoteHost;
 import io.netpulse.launcher.remote.RemoteProcess;
 import io.netpulse.tools.Parsers;
+import io.netpulse.tools.ss.ListeningSockets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +54,11 @@ final class RepetitionRunner {
    * to start.
    */
   private static final Duration SERVER_SETTLE = Duration.ofMillis(500);
+  /** Servers that bind their one port at start, so that a listening socket of theirs means they are up. */
+  private static final java.util.Set<String> ONE_LISTENER = java.util.Set.of("netserver", "iperf3", "iperf", "qperf",
+      "sockperf");
+  /** How long one look at a host's listening sockets may take. */
+  private static final Duration READY_LOOK = Duration.ofSeconds(5);
   /** Clients that fail within this time (times their host's load factor) of their release failed to start. */
   private static final Duration STARTUP_CHECK = Duration.ofMillis(300);
   /** Slack past the tool's own duration before a client counts as hung (times its hosts' highest load factor). */
@@ -220,9 +226,10 @@ final class RepetitionRunner {
   private void startServers() throws RemoteFailure, InterruptedException {
     Map<HostCommand, RemoteProcess> started = new java.util.LinkedHashMap<>();
     try {
-      // the settle time is the startup check: a server that failed at start has exited by then
+      // the settle time is the startup check: a server that failed at start has exited by then; one seen listening
+      // is up, and its clients need not wait out the rest
       BatchStarts.start(ctx.hosts()::host, procedure.servers(), this::label, c -> null, false,
-          h -> h.load().scale(SERVER_SETTLE), started, ctx.progress()::message);
+          h -> h.load().scale(SERVER_SETTLE), this::listening, started, ctx.progress()::message);
     } finally {
       servers.addAll(started.values());
     }
@@ -232,6 +239,41 @@ final class RepetitionRunner {
             + "; is its port already in use on " + p.host() + "?");
       }
     }
+  }
+
+  /**
+   * True once every server of {@code batch} owns a listening (TCP) or bound (UDP) socket, as {@code ss -Hlntup} on its
+   * host shows; null (wait the whole settle time) where a server listens on several ports it binds one after another
+   * (the connection holders) or where ss cannot tell (not installed: then false from the first look on).
+   */
+  private java.util.function.BooleanSupplier listening(io.netpulse.launcher.remote.RemoteBatch batch) {
+    boolean oneListenerEach = procedure.servers().stream().filter(c -> c.host().equals(batch.host()))
+        .allMatch(c -> ONE_LISTENER.contains(c.tool()));
+    if (!oneListenerEach) {
+      return null;
+    }
+    RemoteHost host = ctx.hosts().host(batch.host());
+    List<String> argv = ListeningSockets.command();
+    io.netpulse.launcher.procedure.RemoteCommand ss =
+        io.netpulse.launcher.procedure.RemoteCommand.of(argv.get(0), argv.subList(1, argv.size()).toArray());
+    boolean[] unusable = {false};
+    return () -> {
+      if (unusable[0]) {
+        return false;
+      }
+      try {
+        io.netpulse.launcher.remote.CommandResult r = host.exec(ss, READY_LOOK);
+        if (!r.ok()) {
+          unusable[0] = true;
+          return false;
+        }
+        java.util.Set<Long> pids = ListeningSockets.pids(r.stdout());
+        return batch.processes().stream().allMatch(p -> pids.contains(p.pid()));
+      } catch (RemoteFailure e) {
+        unusable[0] = true;
+        return false;
+      }
+    };
   }
 
   /**
