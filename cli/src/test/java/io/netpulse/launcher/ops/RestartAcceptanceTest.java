@@ -49,8 +49,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 @Tag("kafka")
 class RestartAcceptanceTest {
 
-  /** Normal traffic before each fault. */
-  private static final Duration TRAFFIC = Duration.ofSeconds(20);
+  /** Normal traffic before each fault: one whole 10-s window and a second to spare. */
+  private static final Duration TRAFFIC = Duration.ofSeconds(12);
   /** After a fault, until the windows around it are complete: a 10-s window, the 5-s grace, a second to spare. */
   private static final Duration SETTLE = Duration.ofSeconds(16);
   /** The brief's bound for "running and current again", and for dead letters and new rates after bad records. */

@@ -63,7 +63,7 @@ class CompareEndToEndTest {
   private Path plan(String link) throws Exception {
     return TestPlans.write(dir, HOSTS, "e2e-compare", """
         labels: { link: %s }
-        repetitions: 3
+        repetitions: 2
         stop: fixed
         warmup: 1s""".formatted(link),
         "{ type: rx_bandwidth, streams: 2, duration: 2s }",
@@ -95,7 +95,7 @@ class CompareEndToEndTest {
       assertThat(r.path("verdict").asText()).as(r.toString()).isEqualTo("better");
       assertThat(r.path("ratio").asDouble()).as(r.toString()).isBetween(1.7, 2.3);
       assertThat(r.path("p").asDouble()).as(r.toString()).isLessThan(0.05);
-      assertThat(r.path("a").path("n").asInt()).isEqualTo(3);
+      assertThat(r.path("a").path("n").asInt()).isEqualTo(2);
     }
     for (String key : List.of("latency/tcp_lat_us", "latency/udp_lat_us", "latency/rtt_avg_ms")) {
       JsonNode r = rows.get(key);
