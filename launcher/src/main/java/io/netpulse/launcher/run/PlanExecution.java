@@ -106,11 +106,17 @@ public final class PlanExecution {
         }
         ExecutionContext ctx = new ExecutionContext(plan, execution, hosts, publisher, steady, view, current,
             colocation, java.util.Map.copyOf(checks.facts()));
+        // a test's results are awaited while the next test runs: the processor's last value of a test and the quiet
+        // time after it (RESULT_QUIET) need no hosts, and waited for in turn they added seconds to every test
+        List<CompletableFuture<TestReport>> pending = new ArrayList<>();
         for (TestSpec test : plan.tests()) {
           if (hosts.stopping()) {
             break; // Ctrl-C: the hook has stopped everything and is ending the JVM
           }
-          reports.add(runTest(ctx, test, checks, results, cpu));
+          pending.add(runTest(ctx, test, checks, results, cpu));
+        }
+        for (CompletableFuture<TestReport> report : pending) {
+          reports.add(awaitReport(report));
         }
       } finally {
         interrupted = hosts.stopping();
@@ -186,13 +192,26 @@ public final class PlanExecution {
     };
   }
 
-  private TestReport runTest(ExecutionContext ctx, TestSpec test, HostChecks checks,
-      TopicFollower<ResultEvent> results, TopicFollower<CpuUse> cpu) throws InterruptedException {
+  private static TestReport awaitReport(CompletableFuture<TestReport> report) throws InterruptedException {
+    try {
+      return report.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof InterruptedException ie) {
+        throw ie;
+      }
+      throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
+    }
+  }
+
+  /** Runs the test's repetitions here; its report is made (its results awaited) on another thread. */
+  private CompletableFuture<TestReport> runTest(ExecutionContext ctx, TestSpec test, HostChecks checks,
+      TopicFollower<ResultEvent> results, TopicFollower<CpuUse> cpu) {
     Optional<String> problem = checks.problemFor(test);
     if (problem.isPresent()) {
       progress.message(test.label() + ": not run: " + problem.get());
       Lifecycle.failAll(ctx, test, problem.get());
-      return TestReport.notRun(test, problem.get());
+      return CompletableFuture.completedFuture(TestReport.notRun(test, problem.get()));
     }
     HostFacts sut = checks.facts().get(test.sut());
     TestProcedure procedure;
@@ -200,7 +219,7 @@ public final class PlanExecution {
       procedure = Procedures.build(plan, test, new SutFacts(sut.iface(), sut.queues()));
     } catch (IllegalArgumentException e) {
       Lifecycle.failAll(ctx, test, e.getMessage());
-      return TestReport.notRun(test, e.getMessage());
+      return CompletableFuture.completedFuture(TestReport.notRun(test, e.getMessage()));
     }
     RepetitionRunner runner = new RepetitionRunner(ctx, procedure);
     ResultRule shown = procedure.results().get(0);
@@ -225,11 +244,21 @@ public final class PlanExecution {
           + " of " + test.repetitions() + " repetition(s); waiting up to " + INTERRUPTED_RESULT_WAIT.toSeconds()
           + " s for its final result");
     }
-    TestReport report = collectResults(ctx.execution(), test, procedure, outcomes, results, interrupted);
     List<String> cpuHosts = procedure.cpuSamplers().stream().map(io.netpulse.launcher.procedure.HostCommand::host)
         .toList();
-    return new TestReport(test, report.repetitions(), report.results(), report.failure(), report.missing(),
-        RepetitionCpu.collect(cpu, outcomes, cpuHosts, resultWait(interrupted)), ctx.colocation().of(test));
+    CompletableFuture<TestReport> report = new CompletableFuture<>();
+    Thread collector = new Thread(() -> {
+      try {
+        TestReport r = collectResults(ctx.execution(), test, procedure, outcomes, results, interrupted);
+        report.complete(new TestReport(test, r.repetitions(), r.results(), r.failure(), r.missing(),
+            RepetitionCpu.collect(cpu, outcomes, cpuHosts, resultWait(interrupted)), ctx.colocation().of(test)));
+      } catch (InterruptedException | RuntimeException e) {
+        report.completeExceptionally(e);
+      }
+    }, "netpulse-results-" + test.name());
+    collector.setDaemon(true);
+    collector.start();
+    return report;
   }
 
   private Duration resultWait(boolean interrupted) {
