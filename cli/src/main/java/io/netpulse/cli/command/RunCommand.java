@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code netpulse run PLAN}: validates a plan (every error as file:line:column on stderr, exit 2),
- * then runs it on its hosts over SSH through the pipeline (embedded unless told otherwise) and prints
- * the results; {@code --dry-run} prints the commands each test and repetition would start instead.
+ * then runs it on its hosts over SSH through the pipeline (embedded unless told otherwise; {@code --attach}: the
+ * processor already running against an external Kafka) and prints the results; {@code --dry-run} prints the commands each test and repetition would start instead.
  * Exit 0 when every test gave its results, 1 when one failed, 2 for bad input; interrupted (SIGINT, e.g. Ctrl-C, or
  * SIGTERM) the JVM's status for the signal, 130 or 143, after the hosts are cleaned up and the interrupted test's final
  * result (marked interrupted) is printed.
@@ -57,6 +57,12 @@ public class RunCommand implements Callable<Integer> {
   @Option(names = "--result-timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_RESULT_TIMEOUT:-30}",
       description = "how long to wait for the processor's result after a test's last repetition (default: ${DEFAULT-VALUE})")
   int resultTimeoutSeconds;
+
+  @Option(names = "--attach", defaultValue = "${env:NETPULSE_ATTACH:-false}",
+      description = "use the processor and store writer already running against the Kafka of --bootstrap-servers or "
+          + "--kafka-config (required), e.g. docker compose's: start no broker, processor, store or dashboard. "
+          + "Checks first that the processor's consumer group has members.")
+  boolean attach;
 
   @Option(names = "--remote-jar", paramLabel = "JAR", hidden = true, defaultValue = "${env:NETPULSE_REMOTE_JAR}",
       description = "the connection holder's jar to put on hosts that run it (default: the copy inside netpulse's jar)")
@@ -140,7 +146,9 @@ public class RunCommand implements Callable<Integer> {
     OptionChecks.requireRange(connectTimeoutSeconds, 1, Integer.MAX_VALUE, "--connect-timeout");
     OptionChecks.requireRange(resultTimeoutSeconds, 1, Integer.MAX_VALUE, "--result-timeout");
     PrintStream progress = System.err;
-    PipelineStack stack = PipelineStack.start(pipeline.stackSettings(dashboard), progress);
+    PipelineStack stack = attach
+        ? PipelineStack.attach(requireKafkaToAttach(), pipeline.topics(), progress)
+        : PipelineStack.start(pipeline.stackSettings(dashboard), progress);
     java.util.concurrent.atomic.AtomicReference<PlanExecution> running = new java.util.concurrent.atomic.AtomicReference<>();
     java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
     Thread hook = new Thread(() -> {
@@ -156,11 +164,13 @@ public class RunCommand implements Callable<Integer> {
           Thread.currentThread().interrupt();
         }
       }
-      stack.close();
+      stack.close(); // attached: nothing to stop but this JVM's own clients, which the execution closes
     }, "netpulse-run-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      progress.println("dashboard " + stack.dashboard().url("runs.html"));
+      if (stack.dashboard() != null) {
+        progress.println("dashboard " + stack.dashboard().url("runs.html"));
+      }
       PlanExecution execution = new PlanExecution(plan, new PlanExecution.Settings(installTools,
           Duration.ofSeconds(connectTimeoutSeconds), Duration.ofSeconds(resultTimeoutSeconds), remoteJar),
           stack.kafka(), stack.topics(), progress, System.console() != null);
@@ -186,6 +196,13 @@ public class RunCommand implements Callable<Integer> {
         // Ctrl-C: the hook closes the stack
       }
     }
+  }
+
+  /** --attach without a Kafka to attach to is a usage error: there is no embedded processor to fall back on. */
+  private io.netpulse.common.kafka.KafkaConnection requireKafkaToAttach() {
+    return pipeline.externalKafka().orElseThrow(() -> new io.netpulse.launcher.UserError("--attach needs "
+        + "--bootstrap-servers (or NETPULSE_BOOTSTRAP_SERVERS, or bootstrap.servers in --kafka-config): the Kafka "
+        + "whose running processor computes the results"));
   }
 
   private static boolean usesAutoStreams(TestSpec t) {

@@ -23,7 +23,8 @@ import java.util.concurrent.CompletionException;
 
 /**
  * Kafka (embedded or external), the store (embedded QuestDB or external InfluxDB), the processor,
- * the store writer and the dashboard, started in dependency order and closed in reverse.
+ * the store writer and the dashboard, started in dependency order and closed in reverse; or, attached
+ * ({@link #attach}), only the connection to a Kafka whose processor and store writer are already running.
  */
 public final class PipelineStack implements AutoCloseable {
 
@@ -49,6 +50,22 @@ public final class PipelineStack implements AutoCloseable {
       stack.close();
       throw e;
     }
+  }
+
+  /**
+   * The Kafka connection alone, for {@code run --attach}: the processor and store writer already running against
+   * {@code kafka} compute and store the results, so nothing is started and closing stops nothing.
+   *
+   * @throws io.netpulse.launcher.UserError when Kafka does not answer or the processor's group has no members
+   */
+  public static PipelineStack attach(KafkaConnection kafka, Topics topics, PrintStream log) {
+    KafkaCheck.requireReachable(kafka);
+    int members = ProcessorGroup.requireActive(kafka);
+    PipelineStack stack = new PipelineStack(topics);
+    stack.kafka = kafka;
+    log.printf("kafka     %s: attached to the running processor (group %s, %d member(s)); no processor, store or "
+        + "dashboard started%n", kafka.describe(), ProcessorApp.DEFAULT_APPLICATION_ID, members);
+    return stack;
   }
 
   private void startAll(StackSettings o, PrintStream log) {
@@ -133,11 +150,12 @@ public final class PipelineStack implements AutoCloseable {
     return storeUrl;
   }
 
-  /** The embedded store, or null when writing to an external InfluxDB. */
+  /** The embedded store, or null when writing to an external InfluxDB or attached. */
   public EmbeddedQuestDb questDb() {
     return questDb;
   }
 
+  /** Null when attached. */
   public Dashboard dashboard() {
     return dashboard;
   }

@@ -132,4 +132,13 @@ class RunCommandTest {
       }
     }
   }
+
+  @Test
+  void attachWithoutAKafkaIsAUsageErrorBeforeAnythingStarts(@TempDir Path dir) {
+    CliRun r = run("run", EXAMPLE, "--attach", "--data-dir=" + dir.resolve("data"));
+    assertThat(r.exit()).as(r.err()).isEqualTo(2);
+    assertThat(r.err().strip()).isEqualTo("netpulse: --attach needs --bootstrap-servers (or NETPULSE_BOOTSTRAP_SERVERS, "
+        + "or bootstrap.servers in --kafka-config): the Kafka whose running processor computes the results");
+    assertThat(dir.resolve("data")).doesNotExist(); // no embedded broker or store was started
+  }
 }
