@@ -3,7 +3,6 @@ package io.netpulse.launcher.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.json.Json;
 import io.netpulse.cli.CliRun;
 import io.netpulse.testkit.LinkCap;
@@ -52,11 +51,9 @@ class CompareEndToEndTest {
 
   @Test
   void compareSaysTheFasterLinkIsBetterAndTheSwappedGateFails() throws Exception {
-    // one broker for both runs and every command after them: each command's own embedded broker on the data dir
-    // would cost a start of its own (20-50 s on this machine)
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
-      compare("--bootstrap-servers=" + kafka.bootstrapServers());
-    }
+    // this JVM's shared pipeline for both runs (attached) and every command after them: each command's own
+    // embedded broker on the data dir would cost a start of its own (20-50 s on this machine)
+    compare(SharedPipeline.get());
   }
 
   /** The plan, labelled with the link's cap as a user labels an instance type. */
@@ -71,9 +68,10 @@ class CompareEndToEndTest {
         "{ type: latency, duration: 2s, ping_count: 2 }");
   }
 
-  private void compare(String kafka) throws Exception {
-    Execution slow = capped(plan("slow"), "8mbit", "slow", kafka);
-    Execution fast = capped(plan("fast"), "16mbit", "fast", kafka);
+  private void compare(SharedPipeline pipeline) throws Exception {
+    String kafka = "--bootstrap-servers=" + pipeline.bootstrapServers();
+    Execution slow = capped(plan("slow"), "8mbit", "slow", pipeline);
+    Execution fast = capped(plan("fast"), "16mbit", "fast", pipeline);
     assertThat(slow.id()).isNotEqualTo(fast.id());
 
     // each archive reads back into the report the topics gave right after its run
@@ -135,10 +133,11 @@ class CompareEndToEndTest {
   }
 
   /** A run through the capped link, the live report of it and its export, all before the next run. */
-  private Execution capped(Path plan, String rate, String name, String kafka) throws Exception {
+  private Execution capped(Path plan, String rate, String name, SharedPipeline pipeline) throws Exception {
+    String kafka = "--bootstrap-servers=" + pipeline.bootstrapServers();
     RunEndToEndTest.Run run;
     try (LinkCap cap = LinkCap.into(HOSTS, HOSTS.sut(), rate)) {
-      run = RunEndToEndTest.run(plan, kafka);
+      run = RunEndToEndTest.run(plan, pipeline.runArgs());
       System.err.println(cap.stats());
     }
     assertThat(run.exit()).as(run.stderr()).isZero();

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.collector.ToolOutput;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.testkit.LinkCap;
@@ -92,12 +91,12 @@ class FidelityBedTest {
     Map<String, List<Double>> sameRows = new LinkedHashMap<>();
     RunEndToEndTest.Run run;
     String caps;
-    try (LinkCap into = LinkCap.into(HOSTS, sut, CAP); LinkCap outOf = LinkCap.outOf(HOSTS, sut, CAP);
-        EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+    SharedPipeline pipeline = SharedPipeline.get();
+    try (LinkCap into = LinkCap.into(HOSTS, sut, CAP); LinkCap outOf = LinkCap.outOf(HOSTS, sut, CAP)) {
       for (Pair p : pairs) {
         before.put(p.result(), SeedByHand.run(HOSTS, p.byHand(), WARMUP_S, MEASURED_S, dir, "before"));
       }
-      run = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers());
+      run = RunEndToEndTest.run(plan, pipeline.runArgs());
       for (Pair p : pairs) {
         after.put(p.result(), SeedByHand.run(HOSTS, p.byHand(), WARMUP_S, MEASURED_S, dir, "after"));
       }
@@ -108,7 +107,7 @@ class FidelityBedTest {
         JsonNode entry = results.get(p.result());
         assertThat(entry).as(p.result() + " in " + run.stdout()).isNotNull();
         assertThat(entry.path("failedRepetitions").size()).as("failed repetitions of " + p.result()).isZero();
-        sameRows.put(p.result(), explain(kafka, entry, p.byHand().column()));
+        sameRows.put(p.result(), explain(pipeline.bootstrapServers(), entry, p.byHand().column()));
       }
     }
     Map<String, JsonNode> results = run.byTypeAndMetric();
@@ -148,12 +147,12 @@ class FidelityBedTest {
    * wholly inside it: the rows it counts) and its clients' start and end; returns per repetition the mean of the
    * counted rows, by hand.
    */
-  private static List<Double> explain(EmbeddedKafka kafka, JsonNode entry, ToDoubleFunction<ByHand.SarRow> column) {
+  private static List<Double> explain(String bootstrap, JsonNode entry, ToDoubleFunction<ByHand.SarRow> column) {
     List<String> runIds = new ArrayList<>();
     entry.path("runIds").forEach(n -> runIds.add(n.asText()));
-    Map<String, TopicReader.Window> windows = TopicReader.windows(kafka.bootstrapServers(), runIds);
-    List<LineEvent> lines = TopicReader.lines(kafka.bootstrapServers(), runIds);
-    List<ToolOutput> outputs = TopicReader.toolOutputs(kafka.bootstrapServers(), runIds, runIds.size());
+    Map<String, TopicReader.Window> windows = TopicReader.windows(bootstrap, runIds);
+    List<LineEvent> lines = TopicReader.lines(bootstrap, runIds);
+    List<ToolOutput> outputs = TopicReader.toolOutputs(bootstrap, runIds, runIds.size());
     List<Double> means = new ArrayList<>();
     for (String id : runIds) {
       TopicReader.Window w = windows.get(id);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.collector.ToolOutput;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Path;
@@ -53,23 +52,22 @@ class InterimSteadyStopTest {
         stop: fixed
         warmup: 2s""", tests.formatted(6, 6).split("\\|"));
     Map<String, JsonNode> f;
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka-fixed"), 0)) {
-      RunEndToEndTest.Run fixed = RunEndToEndTest.run(fixedPlan, "--bootstrap-servers=" + kafka.bootstrapServers());
-      assertThat(fixed.exit()).as(fixed.stderr()).isZero();
-      f = fixed.byTypeAndMetric();
-      // what steady mode reports is netperf's own figure restricted to the window: over a whole run, an instance's
-      // interim lines (each over its own interval) average to exactly the Trans. Rate it prints at its end
-      List<String> runIds = new ArrayList<>();
-      f.get("new_connections/connections_per_s").path("runIds").forEach(id -> runIds.add(id.asText()));
-      f.get("tcp_rr/trans_per_s").path("runIds").forEach(id -> runIds.add(id.asText()));
-      for (ToolOutput o : TopicReader.toolOutputs(kafka.bootstrapServers(), runIds, runIds.size() * 2)) {
-        double[] byHand = interimMeanAndFinal(o.stdout());
-        System.err.printf(Locale.ROOT, "INTERIM fixed %s #%d: interim mean %.1f, final %.1f, rates %s%n", o.run(),
-            o.instance(), byHand[0], byHand[1], o.stdout().lines().map(INTERIM::matcher).filter(Matcher::find)
-                .map(m -> m.group(1)).toList());
-        assertThat(byHand[0]).as(o.run() + " #" + o.instance() + ": " + o.stdout())
-            .isCloseTo(byHand[1], org.assertj.core.data.Percentage.withPercentage(1));
-      }
+    SharedPipeline pipeline = SharedPipeline.get();
+    RunEndToEndTest.Run fixed = RunEndToEndTest.run(fixedPlan, pipeline.runArgs());
+    assertThat(fixed.exit()).as(fixed.stderr()).isZero();
+    f = fixed.byTypeAndMetric();
+    // what steady mode reports is netperf's own figure restricted to the window: over a whole run, an instance's
+    // interim lines (each over its own interval) average to exactly the Trans. Rate it prints at its end
+    List<String> fixedRunIds = new ArrayList<>();
+    f.get("new_connections/connections_per_s").path("runIds").forEach(id -> fixedRunIds.add(id.asText()));
+    f.get("tcp_rr/trans_per_s").path("runIds").forEach(id -> fixedRunIds.add(id.asText()));
+    for (ToolOutput o : TopicReader.toolOutputs(pipeline.bootstrapServers(), fixedRunIds, fixedRunIds.size() * 2)) {
+      double[] byHand = interimMeanAndFinal(o.stdout());
+      System.err.printf(Locale.ROOT, "INTERIM fixed %s #%d: interim mean %.1f, final %.1f, rates %s%n", o.run(),
+          o.instance(), byHand[0], byHand[1], o.stdout().lines().map(INTERIM::matcher).filter(Matcher::find)
+              .map(m -> m.group(1)).toList());
+      assertThat(byHand[0]).as(o.run() + " #" + o.instance() + ": " + o.stdout())
+          .isCloseTo(byHand[1], org.assertj.core.data.Percentage.withPercentage(1));
     }
     Path steadyPlan = TestPlans.write(dir, HOSTS, "interim-steady", """
         repetitions: 2
@@ -78,43 +76,41 @@ class InterimSteadyStopTest {
         steady: { window: 3s, spread: 40 }""", tests.formatted(DURATION_S, DURATION_S).split("\\|"));
     Map<String, JsonNode> s;
     long steadyWall;
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
-      long t0 = System.nanoTime();
-      RunEndToEndTest.Run steady = RunEndToEndTest.run(steadyPlan, "--bootstrap-servers=" + kafka.bootstrapServers());
-      steadyWall = (System.nanoTime() - t0) / 1_000_000_000L;
-      assertThat(steady.exit()).as(steady.stderr()).isZero();
-      s = steady.byTypeAndMetric();
-      for (String key : new String[] {"new_connections/connections_per_s", "tcp_rr/trans_per_s"}) {
-        JsonNode r = s.get(key);
-        assertThat(r).as(key + " in " + steady.stdout()).isNotNull();
-        assertThat(r.path("runs")).as(key).hasSize(2);
-        List<String> runIds = new ArrayList<>();
-        r.path("repetitions").forEach(rep -> runIds.add(rep.path("run").asText()));
-        Map<String, TopicReader.Window> windows = TopicReader.windows(kafka.bootstrapServers(), runIds);
-        List<LineEvent> lines = TopicReader.lines(kafka.bootstrapServers(), runIds);
-        int i = 0;
-        for (JsonNode rep : r.path("repetitions")) {
-          TopicReader.Window w = windows.get(rep.path("run").asText());
-          System.err.println("INTERIM " + w.run() + " " + rep + ": " + secondsByHand(lines.stream()
-              .filter(l -> l.run().equals(w.run())).toList()));
-          // settled well inside the planned 2 + 60 s and measured one 3-s window from there: the traffic lasted
-          // less than half its planned time
-          long window = rep.path("measuringEndMs").asLong() - rep.path("measuringStartMs").asLong();
-          assertThat(window).as(rep.toString()).isBetween(3_000L, 4_500L);
-          assertThat(rep.path("steadyAfterMs").asLong()).as(rep.toString()).isNotNegative();
-          assertThat(rep.path("steadyAfterMs").asLong() + window).as(rep.toString())
-              .isLessThan((DURATION_S + 2) * 1000L / 2);
-          double byHand = summedByHand(lines.stream().filter(l -> l.run().equals(w.run())).toList(), w);
-          double netpulse = r.path("runs").get(i++).asDouble();
-          System.err.printf(Locale.ROOT, "INTERIM %s %s: netpulse %.1f, by hand %.1f%n", key, w.run(), netpulse,
-              byHand);
-          assertThat(netpulse).as(key + " " + w.run()).isCloseTo(byHand, org.assertj.core.data.Percentage.withPercentage(3));
-        }
+    long t0 = System.nanoTime();
+    RunEndToEndTest.Run steady = RunEndToEndTest.run(steadyPlan, pipeline.runArgs());
+    steadyWall = (System.nanoTime() - t0) / 1_000_000_000L;
+    assertThat(steady.exit()).as(steady.stderr()).isZero();
+    s = steady.byTypeAndMetric();
+    for (String key : new String[] {"new_connections/connections_per_s", "tcp_rr/trans_per_s"}) {
+      JsonNode r = s.get(key);
+      assertThat(r).as(key + " in " + steady.stdout()).isNotNull();
+      assertThat(r.path("runs")).as(key).hasSize(2);
+      List<String> runIds = new ArrayList<>();
+      r.path("repetitions").forEach(rep -> runIds.add(rep.path("run").asText()));
+      Map<String, TopicReader.Window> windows = TopicReader.windows(pipeline.bootstrapServers(), runIds);
+      List<LineEvent> lines = TopicReader.lines(pipeline.bootstrapServers(), runIds);
+      int i = 0;
+      for (JsonNode rep : r.path("repetitions")) {
+        TopicReader.Window w = windows.get(rep.path("run").asText());
+        System.err.println("INTERIM " + w.run() + " " + rep + ": " + secondsByHand(lines.stream()
+            .filter(l -> l.run().equals(w.run())).toList()));
+        // settled well inside the planned 2 + 60 s and measured one 3-s window from there: the traffic lasted
+        // less than half its planned time
+        long window = rep.path("measuringEndMs").asLong() - rep.path("measuringStartMs").asLong();
+        assertThat(window).as(rep.toString()).isBetween(3_000L, 4_500L);
+        assertThat(rep.path("steadyAfterMs").asLong()).as(rep.toString()).isNotNegative();
+        assertThat(rep.path("steadyAfterMs").asLong() + window).as(rep.toString())
+            .isLessThan((DURATION_S + 2) * 1000L / 2);
+        double byHand = summedByHand(lines.stream().filter(l -> l.run().equals(w.run())).toList(), w);
+        double netpulse = r.path("runs").get(i++).asDouble();
+        System.err.printf(Locale.ROOT, "INTERIM %s %s: netpulse %.1f, by hand %.1f%n", key, w.run(), netpulse,
+            byHand);
+        assertThat(netpulse).as(key + " " + w.run()).isCloseTo(byHand, org.assertj.core.data.Percentage.withPercentage(3));
       }
     }
     // the tcp_rr runs' sar rate comes from the same early-stopped window
     assertThat(s.get("tcp_rr/rx_pps").path("runs")).hasSize(2);
-    System.err.printf(Locale.ROOT, "INTERIM steady suite: %d s wall (pipeline start included) for 4 repetitions "
+    System.err.printf(Locale.ROOT, "INTERIM steady suite: %d s wall (attached: no pipeline start) for 4 repetitions "
         + "planned at %d s of traffic each%n", steadyWall, DURATION_S + 2);
 
     for (String key : new String[] {"new_connections/connections_per_s", "tcp_rr/trans_per_s"}) {

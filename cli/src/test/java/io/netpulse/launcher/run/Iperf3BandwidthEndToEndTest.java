@@ -32,7 +32,7 @@ class Iperf3BandwidthEndToEndTest {
         repetitions: 2
         stop: fixed
         warmup: 1s""", "{ type: iperf3_bandwidth, streams: 2, rate: 150M, duration: 4s }");
-    RunEndToEndTest.Run run = RunEndToEndTest.run(plan);
+    RunEndToEndTest.Run run = RunEndToEndTest.run(plan, SharedPipeline.get().runArgs());
     assertThat(run.exit()).as(run.stderr()).isZero();
     Map<String, JsonNode> byKey = run.byTypeAndMetric();
     JsonNode rx = byKey.get("iperf3_bandwidth/rx_bps");

@@ -3,7 +3,6 @@ package io.netpulse.launcher.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Path;
@@ -43,7 +42,7 @@ class IperfSteadyStopTest {
 
   @Test
   void iperfBandwidthStopsOneWindowAfterRxSettlesWithTheSenderRateOfItsPerSecondRows() throws Exception {
-    // CI time: a 2-s window, one repetition (a second took 10 s more), a 2-s fixed run on the same broker (~60 s with the hosts and pipeline)
+    // CI time: a 2-s window, one repetition (a second took 10 s more), a 2-s fixed run on the same pipeline
     // paced at 2 × 200 Mbit/s (iperf's M is 2^20 bit here): steady on veth even on a busy 2-core machine, and
     // little CPU
     String test = "{ type: iperf_bandwidth, streams: 2, rate: 200M, duration: %ds }";
@@ -56,54 +55,54 @@ class IperfSteadyStopTest {
         stop: steady
         warmup: 2s
         steady: { window: 2s, spread: 20 }""", test.formatted(DURATION_S));
-    // one broker for both plans (their results are keyed by plan): a second one would cost ~10 s of CI
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
-      RunEndToEndTest.Run fixed = RunEndToEndTest.run(fixedPlan, "--bootstrap-servers=" + kafka.bootstrapServers());
-      assertThat(fixed.exit()).as(fixed.stderr()).isZero();
-      // printed with 3 digits (the seed's command has no -f): ±0.25 % at 420 Mbits/sec
-      double fixedSender = fixed.byTypeAndMetric().get("iperf_bandwidth/sender_bps").path("mean").asDouble();
-      long t0 = System.nanoTime();
-      RunEndToEndTest.Run steady = RunEndToEndTest.run(steadyPlan, "--bootstrap-servers=" + kafka.bootstrapServers());
-      long wall = (System.nanoTime() - t0) / 1_000_000_000L;
-      assertThat(steady.exit()).as(steady.stderr()).isZero();
-      Map<String, JsonNode> s = steady.byTypeAndMetric();
-      assertThat(s.get("iperf_bandwidth/rx_bps").path("runs")).as(steady.stdout()).hasSize(1);
-      JsonNode sender = s.get("iperf_bandwidth/sender_bps");
-      assertThat(sender).as(steady.stdout()).isNotNull();
-      assertThat(sender.path("runs")).hasSize(1);
-      List<String> runIds = new ArrayList<>();
-      sender.path("repetitions").forEach(rep -> runIds.add(rep.path("run").asText()));
-      Map<String, TopicReader.Window> windows = TopicReader.windows(kafka.bootstrapServers(), runIds);
-      List<LineEvent> lines = TopicReader.lines(kafka.bootstrapServers(), runIds);
-      int i = 0;
-      for (JsonNode rep : sender.path("repetitions")) {
-        TopicReader.Window w = windows.get(rep.path("run").asText());
-        List<LineEvent> own = lines.stream().filter(l -> l.run().equals(w.run()) && "iperf".equals(l.source())).toList();
-        long window = rep.path("measuringEndMs").asLong() - rep.path("measuringStartMs").asLong();
-        assertThat(window).as(rep.toString()).isBetween(2_000L, 3_500L);
-        assertThat(rep.path("steadyAfterMs").asLong() + window).as(rep.toString())
-            .isLessThan((DURATION_S + 2) * 1000L / 4);
-        double netpulse = sender.path("runs").get(i++).asDouble();
-        double byHand = windowMeanByHand(own, w);
-        double[] total = totalAndRowsMean(own);
-        System.err.printf(Locale.ROOT, "IPERF %s: steady after %d ms, window %d ms; sender_bps netpulse %.0f, "
-                + "by hand %.0f; iperf's total at the stop %.0f over %.2f s, its rows over the same %.0f; fixed run %.0f%n",
-            w.run(), rep.path("steadyAfterMs").asLong(), window, netpulse, byHand, total[0], total[2], total[1],
-            fixedSender);
-        // the same rows dated the same way: only the arithmetic differs
-        assertThat(netpulse).as(w.run()).isCloseTo(byHand, Percentage.withPercentage(0.5));
-        // iperf against itself: the rows it printed (whole kbit/s, each over its own printed interval) add up to the
-        // total it printed when stopped, whose span is its streams' (0.085 % apart seen: a stream's last write
-        // ending a few ms after the last sum row); 0.5 %
-        assertThat(total[1]).as(w.run() + " rows vs total").isCloseTo(total[0], Percentage.withPercentage(0.5));
-        // the window's rate against iperf's total from 0 (its first second ramps up): paced traffic, 2 %
-        assertThat(netpulse).as(w.run() + " vs iperf's total").isCloseTo(total[0], Percentage.withPercentage(2));
-        // another run minutes apart, paced at the same rate by -b: 5 % allows a busy host falling behind the pace
-        assertThat(netpulse).as(w.run() + " vs fixed").isCloseTo(fixedSender, Percentage.withPercentage(5));
-      }
-      System.err.printf(Locale.ROOT, "IPERF steady suite: %d s wall (pipeline start included) for 1 repetition "
-          + "planned at %d s of traffic each%n", wall, DURATION_S + 2);
+    // this JVM's shared pipeline for both plans (their results are keyed by plan): a pipeline each would cost CI
+    // its start-up
+    SharedPipeline pipeline = SharedPipeline.get();
+    RunEndToEndTest.Run fixed = RunEndToEndTest.run(fixedPlan, pipeline.runArgs());
+    assertThat(fixed.exit()).as(fixed.stderr()).isZero();
+    // printed with 3 digits (the seed's command has no -f): ±0.25 % at 420 Mbits/sec
+    double fixedSender = fixed.byTypeAndMetric().get("iperf_bandwidth/sender_bps").path("mean").asDouble();
+    long t0 = System.nanoTime();
+    RunEndToEndTest.Run steady = RunEndToEndTest.run(steadyPlan, pipeline.runArgs());
+    long wall = (System.nanoTime() - t0) / 1_000_000_000L;
+    assertThat(steady.exit()).as(steady.stderr()).isZero();
+    Map<String, JsonNode> s = steady.byTypeAndMetric();
+    assertThat(s.get("iperf_bandwidth/rx_bps").path("runs")).as(steady.stdout()).hasSize(1);
+    JsonNode sender = s.get("iperf_bandwidth/sender_bps");
+    assertThat(sender).as(steady.stdout()).isNotNull();
+    assertThat(sender.path("runs")).hasSize(1);
+    List<String> runIds = new ArrayList<>();
+    sender.path("repetitions").forEach(rep -> runIds.add(rep.path("run").asText()));
+    Map<String, TopicReader.Window> windows = TopicReader.windows(pipeline.bootstrapServers(), runIds);
+    List<LineEvent> lines = TopicReader.lines(pipeline.bootstrapServers(), runIds);
+    int i = 0;
+    for (JsonNode rep : sender.path("repetitions")) {
+      TopicReader.Window w = windows.get(rep.path("run").asText());
+      List<LineEvent> own = lines.stream().filter(l -> l.run().equals(w.run()) && "iperf".equals(l.source())).toList();
+      long window = rep.path("measuringEndMs").asLong() - rep.path("measuringStartMs").asLong();
+      assertThat(window).as(rep.toString()).isBetween(2_000L, 3_500L);
+      assertThat(rep.path("steadyAfterMs").asLong() + window).as(rep.toString())
+          .isLessThan((DURATION_S + 2) * 1000L / 4);
+      double netpulse = sender.path("runs").get(i++).asDouble();
+      double byHand = windowMeanByHand(own, w);
+      double[] total = totalAndRowsMean(own);
+      System.err.printf(Locale.ROOT, "IPERF %s: steady after %d ms, window %d ms; sender_bps netpulse %.0f, "
+              + "by hand %.0f; iperf's total at the stop %.0f over %.2f s, its rows over the same %.0f; fixed run %.0f%n",
+          w.run(), rep.path("steadyAfterMs").asLong(), window, netpulse, byHand, total[0], total[2], total[1],
+          fixedSender);
+      // the same rows dated the same way: only the arithmetic differs
+      assertThat(netpulse).as(w.run()).isCloseTo(byHand, Percentage.withPercentage(0.5));
+      // iperf against itself: the rows it printed (whole kbit/s, each over its own printed interval) add up to the
+      // total it printed when stopped, whose span is its streams' (0.085 % apart seen: a stream's last write
+      // ending a few ms after the last sum row); 0.5 %
+      assertThat(total[1]).as(w.run() + " rows vs total").isCloseTo(total[0], Percentage.withPercentage(0.5));
+      // the window's rate against iperf's total from 0 (its first second ramps up): paced traffic, 2 %
+      assertThat(netpulse).as(w.run() + " vs iperf's total").isCloseTo(total[0], Percentage.withPercentage(2));
+      // another run minutes apart, paced at the same rate by -b: 5 % allows a busy host falling behind the pace
+      assertThat(netpulse).as(w.run() + " vs fixed").isCloseTo(fixedSender, Percentage.withPercentage(5));
     }
+    System.err.printf(Locale.ROOT, "IPERF steady suite: %d s wall (attached: no pipeline start) for 1 repetition "
+        + "planned at %d s of traffic each%n", wall, DURATION_S + 2);
     RunEndToEndTest.assertNothingLeft(HOSTS);
   }
 

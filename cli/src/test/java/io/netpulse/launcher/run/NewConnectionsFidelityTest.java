@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.collector.ToolOutput;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.json.Json;
 import io.netpulse.testbed.netns.HostNetwork;
 import io.netpulse.testbed.netns.NetHost;
@@ -90,12 +89,13 @@ class NewConnectionsFidelityTest {
       }
     }, "jvm-cpu-sampler");
     cpuSampler.setDaemon(true);
+    SharedPipeline pipeline = SharedPipeline.get(); // started before the pin: pinned with the rest of this JVM
     cpuSampler.start();
     Cpus.pinThisJvm(PIPELINE_CPUS);
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+    try {
       byHand.add(byHand("hand-1"));
       for (int i = 1; i <= NETPULSE_RUNS; i++) {
-        netpulse.add(netpulse(kafka, i));
+        netpulse.add(netpulse(pipeline, i));
         byHand.add(byHand("hand-" + (i + 1)));
       }
     } finally {
@@ -125,13 +125,12 @@ class NewConnectionsFidelityTest {
    * One {@code netpulse run} of one repetition; its value must be its own netperf outputs summed by hand (the same
    * traffic, no noise), and how far apart its clients started and ended is printed.
    */
-  private double netpulse(EmbeddedKafka kafka, int i) throws Exception {
+  private double netpulse(SharedPipeline pipeline, int i) throws Exception {
     Path plan = TestPlans.write(dir, HOSTS, "fidelity-crr-" + i, "repetitions: 1\nstop: fixed\nwarmup: 0s",
         "{ type: new_connections, streams: " + STREAMS + ", port: " + PORT + ", duration: " + SECONDS + "s }");
     double cpu = Cpus.jvmCpuSeconds();
     long wall = System.nanoTime();
-    RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers(),
-        "--partitions=" + Integer.getInteger("fidelity.partitions", 3));
+    RunEndToEndTest.Run r = RunEndToEndTest.run(plan, pipeline.runArgs());
     System.out.printf(Locale.ROOT, "FIDELITY-CRR netpulse-%d: the pipeline (this JVM) used %.1f CPU-s in %.1f s%n", i,
         Cpus.jvmCpuSeconds() - cpu, (System.nanoTime() - wall) / 1e9);
     assertThat(r.exit()).as(r.stderr()).isZero();
@@ -140,7 +139,7 @@ class NewConnectionsFidelityTest {
     assertThat(entry.path("runs")).as(entry.toString()).hasSize(1);
     double value = entry.path("runs").get(0).asDouble();
     String runId = entry.path("runIds").get(0).asText();
-    List<ToolOutput> outputs = TopicReader.toolOutputs(kafka.bootstrapServers(), List.of(runId), STREAMS).stream()
+    List<ToolOutput> outputs = TopicReader.toolOutputs(pipeline.bootstrapServers(), List.of(runId), STREAMS).stream()
         .filter(o -> "netperf".equals(o.tool())).toList();
     assertThat(outputs).hasSize(STREAMS);
     double summed = ByHand.transRateSum(outputs.stream().map(ToolOutput::stdout).toList());

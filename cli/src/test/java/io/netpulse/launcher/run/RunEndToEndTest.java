@@ -23,7 +23,7 @@ import picocli.CommandLine;
 
 /**
  * {@code netpulse run PLAN --output json} with every test type on the namespace test hosts, over SSH,
- * through the embedded broker and the processor: each type's metrics arrive with both repetitions, and
+ * attached to this JVM's shared pipeline ({@link SharedPipeline}): each type's metrics arrive with both repetitions, and
  * afterwards none of the tools the run started is left on either host.
  */
 @Tag("root")
@@ -56,7 +56,7 @@ class RunEndToEndTest {
         "{ type: concurrent_connections, target: 2000, listeners: 2, clients: [peer], duration: 4s }",
         "{ type: tcp_rr, streams: 4, duration: 3s }",
         "{ type: udp_stream, clients: [peer], duration: 3s }");
-    Run run = run(plan);
+    Run run = run(plan, SharedPipeline.get().runArgs());
     assertThat(run.exit).as(run.stderr).isZero();
     JsonNode results = Json.mapper().readTree(run.stdout);
     Map<String, JsonNode> byKey = new HashMap<>();
@@ -89,8 +89,9 @@ class RunEndToEndTest {
         warmup: 1s
         steady: { window: 3s, spread: 30 }""",
         "{ type: rx_pps, tool: iperf3, streams: 2, duration: 40s }");
+    SharedPipeline pipeline = SharedPipeline.get();
     long t0 = System.nanoTime();
-    Run run = run(plan);
+    Run run = run(plan, pipeline.runArgs());
     long wallSeconds = (System.nanoTime() - t0) / 1_000_000_000L;
     assertThat(run.exit).as(run.stderr).isZero();
     JsonNode r = Json.mapper().readTree(run.stdout).get(0);

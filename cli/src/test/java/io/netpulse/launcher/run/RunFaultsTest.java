@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.Topics;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.json.Json;
 import io.netpulse.common.json.JsonSerde;
@@ -17,6 +16,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -36,6 +37,8 @@ class RunFaultsTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();
 
+  private static final Pattern EXECUTION = Pattern.compile("netpulse run: plan \\S+, execution ([^\\s,]+)");
+
   @TempDir Path dir;
 
   @Test
@@ -49,7 +52,8 @@ class RunFaultsTest {
     int takenPort = 23000 + (int) (ProcessHandle.current().pid() % 1000);
     Process squatter = HOSTS.network().start(HOSTS.sut(), List.of("netserver", "-D", "-p", String.valueOf(takenPort)));
     Path plan;
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+    SharedPipeline pipeline = SharedPipeline.get();
+    try {
       String extraHosts = String.join("\n",
           "  ghost: { address: " + ghost + ", user: root, identity: " + HOSTS.identity() + ", known_hosts: "
               + HOSTS.knownHosts() + " }",
@@ -65,8 +69,7 @@ class RunFaultsTest {
           "{ type: concurrent_connections, name: missing-tool, tool: c1000k, c1000k_dir: /nonexistent,"
               + " listeners: 1, clients: [peer], duration: 2s }",
           "{ type: new_connections, name: port-taken, streams: 1, port: " + takenPort + ", duration: 2s }");
-      RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers(),
-          "--connect-timeout=3", "--result-timeout=30");
+      RunEndToEndTest.Run r = RunEndToEndTest.run(plan, pipeline.runArgs("--connect-timeout=3", "--result-timeout=30"));
       assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
       Map<String, JsonNode> byTest = new HashMap<>();
       Json.mapper().readTree(r.stdout()).forEach(n -> byTest.merge(n.path("test").asText(), n, (a, b) -> a.has("error") ? a : b));
@@ -79,7 +82,9 @@ class RunFaultsTest {
       assertThat(byTest.get("port-taken").path("failedRepetitions").path("1").asText())
           .contains("sut").contains("port");
 
-      Map<String, String> failed = failedRuns(kafka.bootstrapServers());
+      Matcher execution = EXECUTION.matcher(r.stderr());
+      assertThat(execution.find()).as(r.stderr()).isTrue();
+      Map<String, String> failed = failedRuns(pipeline.bootstrapServers(), execution.group(1));
       assertThat(failed.keySet()).containsExactlyInAnyOrder("unreachable", "wrong-key", "changed-key", "missing-tool",
           "port-taken");
       assertThat(failed.get("unreachable")).contains("host ghost");
@@ -96,8 +101,8 @@ class RunFaultsTest {
     return n.path("error").asText();
   }
 
-  /** Test name → reason of its FAILED lifecycle event. */
-  private static Map<String, String> failedRuns(String bootstrap) {
+  /** Test name → reason of its FAILED lifecycle event, in {@code execution} (the shared topics hold others'). */
+  private static Map<String, String> failedRuns(String bootstrap, String execution) {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.GROUP_ID_CONFIG, "faults-test");
@@ -109,7 +114,11 @@ class RunFaultsTest {
       long deadline = System.currentTimeMillis() + 15_000;
       List<RunEvent> all = new ArrayList<>();
       while (System.currentTimeMillis() < deadline) {
-        c.poll(Duration.ofMillis(500)).forEach(rec -> all.add(rec.value()));
+        c.poll(Duration.ofMillis(500)).forEach(rec -> {
+          if (execution.equals(rec.value().execution())) {
+            all.add(rec.value());
+          }
+        });
         if (all.stream().anyMatch(e -> "healthy".equals(e.test()) && e.phase() == RunEvent.Phase.DONE)
             && all.stream().filter(e -> e.phase() == RunEvent.Phase.FAILED).count() >= 5) {
           break;

@@ -3,7 +3,6 @@ package io.netpulse.launcher.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.json.Json;
 import io.netpulse.testbed.netns.HostNetwork;
 import io.netpulse.launcher.run.TopicReader.Window;
@@ -56,8 +55,8 @@ class RunFidelityTest {
   void rxBandwidthAndRxPpsEqualTheSeedsSarAverageOfTheSameTraffic() throws Exception {
     HostNetwork net = HOSTS.network();
     Path sarLog = dir.resolve("manual-sar.txt");
-    try (LinkCap cap = LinkCap.into(HOSTS, HOSTS.sut(), CAP);
-        EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+    SharedPipeline pipeline = SharedPipeline.get();
+    try (LinkCap cap = LinkCap.into(HOSTS, HOSTS.sut(), CAP)) {
       Path plan = TestPlans.write(dir, HOSTS, "fidelity-rx", "repetitions: 2\nstop: fixed\nwarmup: 2s",
           // through the cap the rows hold still: a window edge's fraction of a row no longer moves the mean (class doc)
           "{ type: rx_bandwidth, streams: 2, duration: " + SECONDS + "s }",
@@ -67,7 +66,7 @@ class RunFidelityTest {
           List.of("env", "LC_ALL=C", "S_TIME_FORMAT=ISO", "TZ=UTC", "sar", "-n", "DEV", "1"), sarLog);
       RunEndToEndTest.Run r;
       try {
-        r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers());
+        r = RunEndToEndTest.run(plan, pipeline.runArgs());
       } finally {
         net.stop(sar);
       }
@@ -76,18 +75,19 @@ class RunFidelityTest {
       JsonNode results = Json.mapper().readTree(r.stdout());
       String sarText = Files.readString(sarLog);
 
-      compareWithSar(kafka, entry(results, "rx_bandwidth", "rx_bps"), sarText,
+      compareWithSar(pipeline.bootstrapServers(), entry(results, "rx_bandwidth", "rx_bps"), sarText,
           row -> row.rxKilobytesPerS() * SAR_KB_TO_BITS);
-      compareWithSar(kafka, entry(results, "rx_pps", "rx_pps"), sarText, ByHand.SarRow::rxPacketsPerS);
+      compareWithSar(pipeline.bootstrapServers(), entry(results, "rx_pps", "rx_pps"), sarText,
+          ByHand.SarRow::rxPacketsPerS);
     }
     RunEndToEndTest.assertNothingLeft(HOSTS);
   }
 
   /** Our sar's rows inside each repetition's window, averaged, then averaged over repetitions. */
-  private void compareWithSar(EmbeddedKafka kafka, JsonNode entry, String sarText,
+  private void compareWithSar(String bootstrap, JsonNode entry, String sarText,
       ToDoubleFunction<ByHand.SarRow> value) {
     List<String> runIds = runIds(entry);
-    Map<String, Window> windows = TopicReader.windows(kafka.bootstrapServers(), runIds);
+    Map<String, Window> windows = TopicReader.windows(bootstrap, runIds);
     List<Double> perRepetition = new ArrayList<>();
     for (String id : runIds) {
       Window w = windows.get(id);

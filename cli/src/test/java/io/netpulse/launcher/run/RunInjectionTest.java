@@ -131,7 +131,7 @@ class RunInjectionTest {
             + " } }",
         tests.toArray(String[]::new));
 
-    RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--result-timeout=30");
+    RunEndToEndTest.Run r = RunEndToEndTest.run(plan, SharedPipeline.get().runArgs("--result-timeout=30"));
     assertThat(r.exit()).as("some tests cannot run: " + r.stderr()).isEqualTo(1);
     Map<String, JsonNode> byTest = new HashMap<>();
     Json.mapper().readTree(r.stdout()).forEach(n -> byTest.merge(n.path("test").asText(), n,

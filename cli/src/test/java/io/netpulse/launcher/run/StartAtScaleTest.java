@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.collector.ToolOutput;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.launcher.plan.HostSpec;
 import io.netpulse.launcher.procedure.RemoteCommand;
@@ -55,42 +54,41 @@ class StartAtScaleTest {
     }
     assertStartedOverSshRunOn(cpu);
     System.out.println("SCALE load before: " + loadAverage());
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
-      Path plan = TestPlans.write(dir, HOSTS, "scale-crr", "repetitions: " + REPETITIONS
-              + "\nstop: fixed\nwarmup: 2s\nprepare: { nofile: 16384 }",
-          "{ type: new_connections, streams: " + STREAMS + ", port: 9001, duration: 5s }");
-      RunEndToEndTest.Run r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers());
-      System.out.println("SCALE load after: " + loadAverage());
-      r.stderr().lines().filter(l -> l.contains("released, started within") || l.contains("apart"))
-          .forEach(l -> System.out.println("SCALE barrier: " + l));
-      assertThat(r.exit()).as(r.stderr()).isZero();
-      JsonNode entry = Json.entry(r.stdout(), "new_connections", "connections_per_s");
-      assertThat(entry.path("failedRepetitions").size()).as(entry.toString()).isZero();
-      assertThat(entry.path("runs")).as(entry.toString()).hasSize(REPETITIONS);
-      assertThat(entry.path("mean").asDouble()).isPositive();
+    SharedPipeline pipeline = SharedPipeline.get();
+    Path plan = TestPlans.write(dir, HOSTS, "scale-crr", "repetitions: " + REPETITIONS
+            + "\nstop: fixed\nwarmup: 2s\nprepare: { nofile: 16384 }",
+        "{ type: new_connections, streams: " + STREAMS + ", port: 9001, duration: 5s }");
+    RunEndToEndTest.Run r = RunEndToEndTest.run(plan, pipeline.runArgs());
+    System.out.println("SCALE load after: " + loadAverage());
+    r.stderr().lines().filter(l -> l.contains("released, started within") || l.contains("apart"))
+        .forEach(l -> System.out.println("SCALE barrier: " + l));
+    assertThat(r.exit()).as(r.stderr()).isZero();
+    JsonNode entry = Json.entry(r.stdout(), "new_connections", "connections_per_s");
+    assertThat(entry.path("failedRepetitions").size()).as(entry.toString()).isZero();
+    assertThat(entry.path("runs")).as(entry.toString()).hasSize(REPETITIONS);
+    assertThat(entry.path("mean").asDouble()).isPositive();
 
-      List<String> runIds = new ArrayList<>();
-      entry.path("runIds").forEach(n -> runIds.add(n.asText()));
-      List<ToolOutput> outputs = TopicReader.toolOutputs(kafka.bootstrapServers(), runIds, REPETITIONS * STREAMS);
-      Map<String, List<ToolOutput>> byRun = new TreeMap<>();
-      outputs.stream().filter(o -> "netperf".equals(o.tool()))
-          .forEach(o -> byRun.computeIfAbsent(o.run(), k -> new ArrayList<>()).add(o));
-      assertThat(byRun.keySet()).containsExactlyInAnyOrderElementsOf(runIds);
-      for (var e : byRun.entrySet()) {
-        List<ToolOutput> run = e.getValue();
-        assertThat(run).as(e.getKey()).hasSize(STREAMS);
-        assertThat(run).as(e.getKey()).allSatisfy(o -> assertThat(o.exit()).as(o.stderr()).isZero());
-        assertThat(run.stream().map(ToolOutput::instance).distinct()).hasSize(STREAMS);
-        long first = run.stream().mapToLong(ToolOutput::started).min().orElseThrow();
-        long last = run.stream().mapToLong(ToolOutput::started).max().orElseThrow();
-        List<String> stdouts = run.stream().map(ToolOutput::stdout).toList();
-        System.out.printf(Locale.ROOT, "SCALE %s: %d netperf ended with exit 0; began within %s ms by netperf's"
-            + " clock (their start lines arrived here within %d ms); summed by hand %.1f connections/s%n", e.getKey(),
-            run.size(), NewConnectionsFidelityTest.interimStartSpanMillis(stdouts), last - first,
-            ByHand.transRateSum(stdouts));
-      }
-      System.out.println("SCALE result: " + entry);
+    List<String> runIds = new ArrayList<>();
+    entry.path("runIds").forEach(n -> runIds.add(n.asText()));
+    List<ToolOutput> outputs = TopicReader.toolOutputs(pipeline.bootstrapServers(), runIds, REPETITIONS * STREAMS);
+    Map<String, List<ToolOutput>> byRun = new TreeMap<>();
+    outputs.stream().filter(o -> "netperf".equals(o.tool()))
+        .forEach(o -> byRun.computeIfAbsent(o.run(), k -> new ArrayList<>()).add(o));
+    assertThat(byRun.keySet()).containsExactlyInAnyOrderElementsOf(runIds);
+    for (var e : byRun.entrySet()) {
+      List<ToolOutput> run = e.getValue();
+      assertThat(run).as(e.getKey()).hasSize(STREAMS);
+      assertThat(run).as(e.getKey()).allSatisfy(o -> assertThat(o.exit()).as(o.stderr()).isZero());
+      assertThat(run.stream().map(ToolOutput::instance).distinct()).hasSize(STREAMS);
+      long first = run.stream().mapToLong(ToolOutput::started).min().orElseThrow();
+      long last = run.stream().mapToLong(ToolOutput::started).max().orElseThrow();
+      List<String> stdouts = run.stream().map(ToolOutput::stdout).toList();
+      System.out.printf(Locale.ROOT, "SCALE %s: %d netperf ended with exit 0; began within %s ms by netperf's"
+          + " clock (their start lines arrived here within %d ms); summed by hand %.1f connections/s%n", e.getKey(),
+          run.size(), NewConnectionsFidelityTest.interimStartSpanMillis(stdouts), last - first,
+          ByHand.transRateSum(stdouts));
     }
+    System.out.println("SCALE result: " + entry);
     RunEndToEndTest.assertNothingLeft(HOSTS);
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.collector.ToolOutput;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.testbed.netns.HostNetwork;
 import io.netpulse.testbed.netns.NetHost;
@@ -50,8 +49,8 @@ class UdpStreamSarOnSutEndToEndTest {
     HostNetwork net = HOSTS.network();
     NetHost peer2 = HOSTS.host("peer2");
     Path sarLog = dir.resolve("manual-sar.txt");
-    try (LinkCap cap = LinkCap.into(HOSTS, HOSTS.sut(), "8mbit");
-        EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+    SharedPipeline pipeline = SharedPipeline.get();
+    try (LinkCap cap = LinkCap.into(HOSTS, HOSTS.sut(), "8mbit")) {
       String extra = "  peer2: { address: " + peer2.address() + ", user: " + HOSTS.user() + ", identity: "
           + HOSTS.identity() + ", known_hosts: " + HOSTS.knownHosts() + " }";
       Path plan = TestPlans.writeWithHosts(dir, HOSTS, "seed002-udp", extra, "repetitions: 2\nstop: fixed\nwarmup: 2s",
@@ -60,7 +59,7 @@ class UdpStreamSarOnSutEndToEndTest {
           List.of("env", "LC_ALL=C", "S_TIME_FORMAT=ISO", "TZ=UTC", "sar", "-n", "DEV", "1"), sarLog);
       RunEndToEndTest.Run r;
       try {
-        r = RunEndToEndTest.run(plan, "--bootstrap-servers=" + kafka.bootstrapServers());
+        r = RunEndToEndTest.run(plan, pipeline.runArgs());
       } finally {
         net.stop(sar);
       }
@@ -80,7 +79,7 @@ class UdpStreamSarOnSutEndToEndTest {
       rx.path("runIds").forEach(n -> runIds.add(n.asText()));
 
       // the value is the SUT's receive rate: our own sar on the SUT over the same windows, by hand
-      Map<String, Window> windows = TopicReader.windows(kafka.bootstrapServers(), runIds);
+      Map<String, Window> windows = TopicReader.windows(pipeline.bootstrapServers(), runIds);
       List<ByHand.SarRow> rows = ByHand.sarRows(Files.readString(sarLog), HOSTS.sut().iface());
       List<Double> perRepetition = new ArrayList<>();
       for (String id : runIds) {
@@ -103,10 +102,10 @@ class UdpStreamSarOnSutEndToEndTest {
           .isLessThanOrEqualTo(TOLERANCE);
 
       // both client hosts sent, and every host's sar went to the lines topic under its own name
-      List<ToolOutput> outputs = TopicReader.toolOutputs(kafka.bootstrapServers(), runIds, 2 * runIds.size());
+      List<ToolOutput> outputs = TopicReader.toolOutputs(pipeline.bootstrapServers(), runIds, 2 * runIds.size());
       assertThat(outputs.stream().filter(o -> o.tool().equals("netperf")).map(ToolOutput::host)
           .collect(Collectors.toSet())).containsExactlyInAnyOrder("peer", "peer2");
-      List<LineEvent> lines = TopicReader.lines(kafka.bootstrapServers(), runIds);
+      List<LineEvent> lines = TopicReader.lines(pipeline.bootstrapServers(), runIds);
       assertThat(lines.stream().filter(l -> Sources.SAR_DEV.equals(l.source())).map(LineEvent::host)
           .collect(Collectors.toSet())).containsExactlyInAnyOrder("sut", "peer", "peer2");
     }
