@@ -57,12 +57,16 @@ final class SharedPipeline {
     } catch (IOException e) {
       throw new IllegalStateException("cannot make the shared pipeline's temp dir", e);
     }
+    long t0 = System.nanoTime();
+    System.err.println("shared pipeline: starting under " + dir);
     EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
     try {
       StackSettings settings = new StackSettings(dir, Optional.of(kafka.connection()), 0, PARTITIONS,
           new Topics("netpulse."), null, "netpulse".toCharArray(), "netpulse", "netpulse", 0, "127.0.0.1", 0, null);
-      System.err.println("shared pipeline: starting under " + dir);
-      return new SharedPipeline(dir, kafka, PipelineStack.start(settings, System.err));
+      SharedPipeline started = new SharedPipeline(dir, kafka, PipelineStack.start(settings, System.err));
+      // printed for whoever times a test class alone: its first test pays this once for the JVM
+      System.err.printf(java.util.Locale.ROOT, "shared pipeline: started in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+      return started;
     } catch (RuntimeException e) {
       kafka.close();
       throw e;
