@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code netpulse run PLAN}: validates a plan (every error as file:line:column on stderr, exit 2),
  * then runs it on its hosts over SSH through the pipeline (embedded unless told otherwise; {@code --attach}: the
- * processor already running against an external Kafka) and prints the results; {@code --dry-run} prints the commands each test and repetition would start instead.
+ * processor already running against an external Kafka) and prints the results; {@code --dry-run} prints the
+ * commands each test and repetition would start instead.
  * Exit 0 when every test gave its results, 1 when one failed, 2 for bad input; interrupted (SIGINT, e.g. Ctrl-C, or
  * SIGTERM) the JVM's status for the signal, 130 or 143, after the hosts are cleaned up and the interrupted test's final
  * result (marked interrupted) is printed.
