@@ -13,6 +13,7 @@ import io.netpulse.cli.command.ProcessorCommand;
 import io.netpulse.cli.command.ReportCommand;
 import io.netpulse.cli.command.RunCommand;
 import io.netpulse.cli.command.UserErrors;
+import io.netpulse.cli.command.VersionProvider;
 import io.netpulse.cli.topics.TopicsCommand;
 import io.netpulse.holder.ConnectionsCommand;
 import picocli.CommandLine;
@@ -24,6 +25,12 @@ public final class Main {
 
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
+  }
+
+  /** Every subcommand's {@code --version} says the build's version too (picocli leaves theirs empty). */
+  private static void withVersion(CommandLine cli, VersionProvider version) {
+    cli.getCommandSpec().versionProvider(version);
+    cli.getSubcommands().values().forEach(sub -> withVersion(sub, version));
   }
 
   public static CommandLine commandLine() {
@@ -41,6 +48,7 @@ public final class Main {
         .addSubcommand(new ConnectionsCommand())
         .addSubcommand(new CleanupCommand());
     cli.setExecutionExceptionHandler(UserErrors::handle);
+    withVersion(cli, new VersionProvider());
     return EnvHelp.install(cli);
   }
 }

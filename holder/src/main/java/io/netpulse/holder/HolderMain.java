@@ -28,7 +28,29 @@ public final class HolderMain {
     CommandLine cli = new CommandLine(new ConnectionsCommand());
     cli.setCommandName(NAME);
     cli.setExecutionExceptionHandler(HolderMain::handle);
+    withVersion(cli);
     return cli;
+  }
+
+  /** {@code --version}, here and in each subcommand: the build's version (picocli leaves it empty otherwise). */
+  private static void withVersion(CommandLine cli) {
+    cli.getCommandSpec().versionProvider(() -> new String[] {"netpulse-holder " + version()});
+    cli.getSubcommands().values().forEach(HolderMain::withVersion);
+  }
+
+  /** The version the build wrote into {@code version.properties} beside this class. */
+  static String version() {
+    try (java.io.InputStream in = HolderMain.class.getResourceAsStream("version.properties")) {
+      if (in == null) {
+        return "unknown (no version.properties)";
+      }
+      java.util.Properties p = new java.util.Properties();
+      p.load(in);
+      String v = p.getProperty("version", "").strip();
+      return v.isEmpty() || v.startsWith("${") ? "unknown (version.properties not filled in)" : v;
+    } catch (java.io.IOException e) {
+      return "unknown (" + e.getMessage() + ")";
+    }
   }
 
   /** One line per failure, as netpulse's own CLI prints them; a stack trace only with NETPULSE_DEBUG=1. */
