@@ -100,8 +100,10 @@ class NewConnectionsFidelityTest {
       }
     } finally {
       cpuSampler.interrupt();
-      Cpus.pinThisJvm("0-" + (Cpus.count() - 1)); // the fork runs other test classes after this one
+      Cpus.pinThisJvm(Cpus.online()); // the fork runs other test classes after this one
     }
+    assertThat(Cpus.count()).as("this JVM unpinned again (the fork runs other classes after this one)")
+        .isEqualTo(Integer.parseInt(HOSTS_CPU) + 1);
     System.out.println("FIDELITY-CRR load after: " + loadAverage());
     double min = byHand.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
     double max = byHand.stream().mapToDouble(Double::doubleValue).max().orElseThrow();

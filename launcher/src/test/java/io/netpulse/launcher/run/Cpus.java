@@ -18,8 +18,18 @@ final class Cpus {
 
   private Cpus() {}
 
+  /** CPUs this JVM may run on now: fewer than the machine's while it is pinned ({@link #pinThisJvm}). */
   static int count() {
     return Runtime.getRuntime().availableProcessors();
+  }
+
+  /**
+   * Every CPU online (taskset list, e.g. "0-1"), whatever this JVM is pinned to: what to unpin it to. Not
+   * "0-" + (count() - 1): while pinned to one CPU that is "0-0", and the fork stayed pinned for every later class
+   * (CpuFlagsEndToEndTest then found one CPU and skipped itself).
+   */
+  static String online() throws IOException {
+    return Files.readString(Path.of("/sys/devices/system/cpu/online")).strip();
   }
 
   /** Pins every process now in {@code host}'s namespace, all threads, to {@code cpus} (taskset list, e.g. "1"). */
