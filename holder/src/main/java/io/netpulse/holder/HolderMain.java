@@ -38,8 +38,11 @@ public final class HolderMain {
     cli.getSubcommands().values().forEach(HolderMain::withVersion);
   }
 
-  /** The version the build wrote into {@code version.properties} beside this class. */
-  static String version() {
+  /**
+   * The version the build wrote into {@code version.properties} beside this class: the project's one version, which
+   * netpulse's own {@code --version} reads too (holder is in netpulse's jar).
+   */
+  public static String version() {
     try (java.io.InputStream in = HolderMain.class.getResourceAsStream("version.properties")) {
       if (in == null) {
         return "unknown (no version.properties)";
