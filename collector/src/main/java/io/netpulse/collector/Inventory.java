@@ -16,9 +16,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The hosts the agentless collector samples, read from YAML:
@@ -33,10 +36,14 @@ import java.util.Set;
  *   samplers: [sar-dev, ss-summary] # sar-dev falls back to proc-net-dev on hosts without sysstat
  *   connect_timeout_s: 10
  *   proxy_jump: ops@203.0.113.7:22 # bastions, OpenSSH's -J: [user@]host[:port], one or a list
+ *   ssh_config: ~/.ssh/config      # the default (when it exists); none: do not read one
  * hosts:
  *   - name: sut-1                  # key of its lines; default: the address
  *     address: 198.18.0.2
  * </pre>
+ * An {@code address} that a {@code Host} block of the OpenSSH configuration matches takes HostName, User, Port,
+ * IdentityFile, ProxyJump and IdentityAgent from it where the inventory (host or defaults) gives no value. Without an
+ * identity file, the keys of ssh-agent ({@code SSH_AUTH_SOCK}) are offered; with one, they are offered after it.
  */
 public record Inventory(List<Host> hosts) {
 
@@ -45,7 +52,7 @@ public record Inventory(List<Host> hosts) {
 
   /** The YAML as written; nulls where a key is absent. */
   record Entry(String name, String address, String user, Integer port, String identity, String knownHosts,
-      String hostKeyPolicy, List<String> samplers, Integer connectTimeoutS, List<String> proxyJump) {}
+      String hostKeyPolicy, List<String> samplers, Integer connectTimeoutS, List<String> proxyJump, String sshConfig) {}
 
   record Document(Entry defaults, List<Entry> hosts) {}
 
@@ -77,10 +84,11 @@ public record Inventory(List<Host> hosts) {
       throw new InventoryException("inventory " + file + " lists no hosts (a 'hosts:' list is needed)");
     }
     Entry defaults = doc.defaults() == null
-        ? new Entry(null, null, null, null, null, null, null, null, null, null) : doc.defaults();
+        ? new Entry(null, null, null, null, null, null, null, null, null, null, null) : doc.defaults();
     Path base = file.toAbsolutePath().getParent();
     List<Host> hosts = new ArrayList<>();
     Set<String> names = new HashSet<>();
+    Map<Path, SshConfig> configs = new HashMap<>();
     for (int i = 0; i < doc.hosts().size(); i++) {
       Entry e = doc.hosts().get(i);
       String where = "inventory " + file + " host #" + (i + 1);
@@ -92,7 +100,19 @@ public record Inventory(List<Host> hosts) {
       if (!names.add(name)) {
         throw new InventoryException(where + ": the name is used twice; host names key the lines and must differ");
       }
-      int port = first(e.port(), defaults.port(), 22);
+      Path home = Path.of(System.getProperty("user.home"));
+      String configText = first(e.sshConfig(), defaults.sshConfig(), null);
+      SshHostConfig ssh;
+      SshConfig config;
+      try {
+        config = configText == null ? configs.computeIfAbsent(SshConfig.defaultFile(),
+            f -> SshConfig.read(f, true)) : configText.strip().equals("none") ? SshConfig.none()
+            : configs.computeIfAbsent(path(base, home, configText), f -> SshConfig.read(f, false));
+        ssh = config.lookup(e.address().strip());
+      } catch (IllegalArgumentException bad) {
+        throw new InventoryException(where + ": " + bad.getMessage());
+      }
+      int port = first(e.port(), defaults.port(), ssh.port() != null ? ssh.port() : 22);
       if (port < 1 || port > 65535) {
         throw new InventoryException(where + ": port " + port + " is not a TCP port");
       }
@@ -106,34 +126,35 @@ public record Inventory(List<Host> hosts) {
       } catch (IllegalArgumentException bad) {
         throw new InventoryException(where + ": " + bad.getMessage());
       }
-      Path home = Path.of(System.getProperty("user.home"));
-      Path identity = path(base, home, first(e.identity(), defaults.identity(), defaultIdentity(home)));
+      String identityText = first(e.identity(), defaults.identity(), null);
+      Path identity = identityText != null ? path(base, home, identityText)
+          : ssh.identity() != null ? ssh.identity() : defaultIdentity(home);
+      Path agent = SshAgent.socket(ssh.identityAgent());
       Path knownHosts = path(base, home, first(e.knownHosts(), defaults.knownHosts(), "~/.ssh/known_hosts"));
-      if (!Files.isReadable(identity)) {
+      if (identityText != null && !Files.isReadable(identity)) {
         throw new InventoryException(where + ": identity " + identity + " is not a readable file");
+      }
+      if (identity == null && agent == null) {
+        throw new InventoryException(where + ": no identity given, none of ~/.ssh/id_ed25519, ~/.ssh/id_ecdsa, "
+            + "~/.ssh/id_rsa exists and no ssh-agent (SSH_AUTH_SOCK is unset); set identity:, or start ssh-agent "
+            + "and ssh-add a key");
       }
       if (policy == SshTarget.HostKeyPolicy.STRICT && !Files.isReadable(knownHosts)) {
         throw new InventoryException(where + ": known_hosts " + knownHosts + " is not readable, and host_key_policy "
             + "is strict (set host_key_policy: accept-new to record new hosts' keys in it)");
       }
       int timeout = first(e.connectTimeoutS(), defaults.connectTimeoutS(), 10);
-      String user = first(e.user(), defaults.user(), System.getProperty("user.name"));
-      SshTarget target = new SshTarget(name, e.address().strip(), port, user, identity, knownHosts, policy,
-          Duration.ofSeconds(timeout));
-      List<SshTarget> jumps = new ArrayList<>();
-      for (String spec : first(e.proxyJump(), defaults.proxyJump(), List.<String>of())) {
-        for (String hop : (spec == null ? "" : spec).split(",", -1)) {
-          if (hop.isBlank()) {
-            throw new InventoryException(where + ": proxy_jump has an empty entry; expected [user@]host[:port], "
-                + "e.g. ubuntu@203.0.113.7:22");
-          }
-          try {
-            jumps.add(SshTarget.jump(hop, target));
-          } catch (IllegalArgumentException bad) {
-            throw new InventoryException(where + ": " + bad.getMessage());
-          }
-        }
+      String user = first(e.user(), defaults.user(), ssh.user() != null ? ssh.user() : System.getProperty("user.name"));
+      SshTarget target = new SshTarget(name, ssh.address(), port, user, identity, knownHosts, policy,
+          Duration.ofSeconds(timeout), List.of(), agent);
+      List<String> jumpSpecs = first(e.proxyJump(), defaults.proxyJump(), null);
+      String jumpOrigin = null;
+      if (jumpSpecs == null && ssh.proxyJump() != null) {
+        jumpSpecs = ssh.proxyJump();
+        jumpOrigin = ssh.proxyJumpAt();
       }
+      List<SshTarget> jumps = jumps(config, jumpSpecs == null ? List.of() : jumpSpecs, target,
+          jumpOrigin == null ? where : where + " (ProxyJump of " + jumpOrigin + ")");
       hosts.add(new Host(target.through(jumps), List.copyOf(samplers)));
     }
     return new Inventory(List.copyOf(hosts));
@@ -151,8 +172,43 @@ public record Inventory(List<Host> hosts) {
     return path.toString();
   }
 
-  private static String defaultIdentity(Path home) {
-    return Files.exists(home.resolve(".ssh/id_ed25519")) ? "~/.ssh/id_ed25519" : "~/.ssh/id_rsa";
+  /** The first of OpenSSH's default key files that exists, null when none does (the agent may still have keys). */
+  private static Path defaultIdentity(Path home) {
+    return Stream.of("id_ed25519", "id_ecdsa", "id_rsa").map(k -> home.resolve(".ssh").resolve(k))
+        .filter(Files::isReadable).findFirst().orElse(null);
+  }
+
+  /**
+   * The bastions, each {@code [user@]host[:port]} and resolved through the OpenSSH configuration with the bastions its
+   * own ProxyJump names first; what neither says comes from {@code behind} (its user, port 22, identity, known_hosts,
+   * host key policy and agent).
+   */
+  private static List<SshTarget> jumps(SshConfig config, List<String> specs, SshTarget behind, String where) {
+    List<SshTarget> jumps = new ArrayList<>();
+    for (String spec : specs) {
+      for (String hop : (spec == null ? "" : spec).split(",", -1)) {
+        if (hop.isBlank()) {
+          throw new InventoryException(where + ": proxy_jump has an empty entry; expected [user@]host[:port], "
+              + "e.g. ubuntu@203.0.113.7:22");
+        }
+        try {
+          SshTarget parsed = SshTarget.jump(hop, behind); // checks the form
+          String text = hop.strip();
+          String hostPort = text.substring(text.lastIndexOf('@') + 1);
+          boolean portGiven = hostPort.startsWith("[") ? hostPort.contains("]:")
+              : hostPort.indexOf(':') > 0 && hostPort.indexOf(':') == hostPort.lastIndexOf(':');
+          for (SshConfig.Hop h : config.hops(text, text.contains("@") ? parsed.user() : null, parsed.address(),
+              portGiven ? parsed.port() : null)) {
+            jumps.add(new SshTarget(h.spec(), h.address(), h.port() != null ? h.port() : 22,
+                h.user() != null ? h.user() : behind.user(), h.identity() != null ? h.identity() : behind.identity(),
+                behind.knownHosts(), behind.hostKeys(), behind.connectTimeout(), List.of(), behind.agent()));
+          }
+        } catch (IllegalArgumentException bad) {
+          throw new InventoryException(where + ": " + bad.getMessage());
+        }
+      }
+    }
+    return jumps;
   }
 
   private static Path path(Path base, Path home, String text) {

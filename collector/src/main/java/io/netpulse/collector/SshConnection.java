@@ -76,16 +76,21 @@ public final class SshConnection implements AutoCloseable {
    */
   private static Session open(SshTarget t, Session via) throws JSchException {
     JSch jsch = new JSch();
-    try {
-      jsch.addIdentity(t.identity().toString());
-    } catch (JSchException e) {
-      throw new JSchException(t + ": cannot use identity " + t.identity() + ": " + e.getMessage(), e);
+    if (t.identity() != null) {
+      try {
+        jsch.addIdentity(t.identity().toString());
+      } catch (JSchException e) {
+        throw new JSchException(t + ": cannot use identity " + t.identity() + ": " + e.getMessage(), e);
+      }
     }
     jsch.setKnownHosts(t.knownHosts().toString());
     if (t.hostKeys() == SshTarget.HostKeyPolicy.ACCEPT_NEW) {
       jsch.setHostKeyRepository(new AcceptNew(jsch.getHostKeyRepository(), t));
     }
     Session s = jsch.getSession(t.user(), t.address(), t.port());
+    if (t.agent() != null) {
+      s.setIdentityRepository(SshAgent.withAgent(jsch.getIdentityRepository(), t.agent()));
+    }
     s.setConfig("StrictHostKeyChecking", "yes"); // the repository above decides about new hosts
     s.setConfig("PreferredAuthentications", "publickey");
     // a silent cut (no RST) is noticed after 3 unanswered keepalives
@@ -112,11 +117,21 @@ public final class SshConnection implements AutoCloseable {
           + "; refusing to connect (if the host was reinstalled, remove its old line)", e);
     } catch (JSchException e) {
       String m = String.valueOf(e.getMessage());
-      throw new JSchException(t + ": " + (m.startsWith("Auth fail") ? "key " + t.identity() + " refused for user "
-          + t.user() : watchdog != null && !watchdog.finish() ? "timeout: no SSH handshake within " + timeout
+      throw new JSchException(t + ": " + (m.startsWith("Auth fail") ? keysRefused(t) : watchdog != null && !watchdog.finish() ? "timeout: no SSH handshake within " + timeout
           + " ms through the jump host" : m), e);
     }
     return s;
+  }
+
+  /** Which keys were offered and refused, without the keys themselves. */
+  public static String keysRefused(SshTarget t) {
+    int agentKeys = t.agent() == null ? -1 : SshAgent.keys(t.agent());
+    String agent = t.agent() == null ? "" : agentKeys < 0 ? " (ssh-agent at " + t.agent() + " not reachable)"
+        : agentKeys == 0 ? " (ssh-agent at " + t.agent() + " holds no keys: ssh-add one)"
+        : " and the " + agentKeys + " key(s) of ssh-agent at " + t.agent();
+    String keys = t.identity() != null ? "key " + t.identity() + agent
+        : agentKeys > 0 ? "the " + agentKeys + " key(s) of ssh-agent at " + t.agent() : "no key file" + agent;
+    return keys + " refused for user " + t.user();
   }
 
   private void disconnectAll() {

@@ -11,18 +11,25 @@ import java.util.List;
  * @param address    address or DNS name to connect to
  * @param port       SSH port
  * @param user       login
- * @param identity   private key file (OpenSSH format)
+ * @param identity   private key file (OpenSSH format); null: only the agent's keys
  * @param knownHosts known_hosts file the host key is checked against
  * @param hostKeys   what to do with a host whose key is not in known_hosts
  * @param connectTimeout connection and channel-open timeout
  * @param jumps      bastions to go through, first one connected directly, each with its own identity and
  *                   known_hosts (OpenSSH's ProxyJump); empty: connect directly
+ * @param agent      ssh-agent socket whose keys are offered after {@code identity}; null: no agent
  */
 public record SshTarget(String name, String address, int port, String user, Path identity, Path knownHosts,
-    HostKeyPolicy hostKeys, Duration connectTimeout, List<SshTarget> jumps) {
+    HostKeyPolicy hostKeys, Duration connectTimeout, List<SshTarget> jumps, Path agent) {
 
   public SshTarget {
     jumps = jumps == null ? List.of() : List.copyOf(jumps);
+  }
+
+  /** With the agent of {@code SSH_AUTH_SOCK}, if set. */
+  public SshTarget(String name, String address, int port, String user, Path identity, Path knownHosts,
+      HostKeyPolicy hostKeys, Duration connectTimeout, List<SshTarget> jumps) {
+    this(name, address, port, user, identity, knownHosts, hostKeys, connectTimeout, jumps, SshAgent.fromEnvironment());
   }
 
   /** A host reached directly. */
@@ -86,7 +93,7 @@ public record SshTarget(String name, String address, int port, String user, Path
       throw new IllegalArgumentException("proxy_jump '" + text + "': the port is not a number from 1 to 65535");
     }
     return new SshTarget(text, host, portNumber, user, behind.identity(), behind.knownHosts(), behind.hostKeys(),
-        behind.connectTimeout());
+        behind.connectTimeout(), List.of(), behind.agent());
   }
 
   private static final java.util.regex.Pattern USER = java.util.regex.Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}");
@@ -95,7 +102,7 @@ public record SshTarget(String name, String address, int port, String user, Path
 
   /** This target reached through {@code hops}, in order. */
   public SshTarget through(List<SshTarget> hops) {
-    return new SshTarget(name, address, port, user, identity, knownHosts, hostKeys, connectTimeout, hops);
+    return new SshTarget(name, address, port, user, identity, knownHosts, hostKeys, connectTimeout, hops, agent);
   }
 
   @Override

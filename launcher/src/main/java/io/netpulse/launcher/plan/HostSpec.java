@@ -12,6 +12,8 @@ import java.util.List;
  * instance's private address while SSH uses its public one; {@code address} when the plan gives none.
  * {@code proxyJump} are the bastions SSH goes through, in order, each with its own user, port, identity and
  * known_hosts, already flattened (a bastion's own bastions come first); empty: SSH connects directly.
+ * {@code agent} is the ssh-agent socket whose keys are offered after {@code identity} (null: none);
+ * {@code fromSshConfig} says which values came from ~/.ssh/config and where (empty: none).
  */
 public record HostSpec(
     String name,
@@ -24,12 +26,23 @@ public record HostSpec(
     String java,
     List<String> sourceAddresses,
     String testAddress,
-    List<HostSpec> proxyJump) {
+    List<HostSpec> proxyJump,
+    Path agent,
+    String fromSshConfig) {
 
   public HostSpec {
     sourceAddresses = sourceAddresses == null ? List.of() : List.copyOf(sourceAddresses);
     testAddress = testAddress == null ? address : testAddress;
     proxyJump = proxyJump == null ? List.of() : List.copyOf(proxyJump);
+    fromSshConfig = fromSshConfig == null ? "" : fromSshConfig;
+  }
+
+  /** With the agent of SSH_AUTH_SOCK (if set), nothing from ~/.ssh/config. */
+  public HostSpec(String name, String address, String user, int port, Path identity, Path knownHosts,
+      boolean acceptNewHostKeys, String java, List<String> sourceAddresses, String testAddress,
+      List<HostSpec> proxyJump) {
+    this(name, address, user, port, identity, knownHosts, acceptNewHostKeys, java, sourceAddresses, testAddress,
+        proxyJump, io.netpulse.collector.SshAgent.fromEnvironment(), "");
   }
 
   /** A host reached directly, its traffic to its SSH address. */
@@ -47,7 +60,7 @@ public record HostSpec(
   /** This host with {@code hops} as its jump path. */
   HostSpec withProxyJump(List<HostSpec> hops) {
     return new HostSpec(name, address, user, port, identity, knownHosts, acceptNewHostKeys, java, sourceAddresses,
-        testAddress, hops);
+        testAddress, hops, agent, fromSshConfig);
   }
 
   /** {@code user@address:port}, IPv6 in brackets: how OpenSSH's -J writes a hop. */

@@ -1,5 +1,7 @@
 package io.netpulse.launcher.plan;
 
+import io.netpulse.collector.SshAgent;
+import io.netpulse.collector.SshHostConfig;
 import io.netpulse.launcher.plan.YamlTree.ListNode;
 import io.netpulse.launcher.plan.YamlTree.Location;
 import io.netpulse.launcher.plan.YamlTree.MapNode;
@@ -16,13 +18,15 @@ import java.util.regex.Pattern;
 /**
  * The plan's {@code hosts:}: each host's SSH address and login, where its test traffic goes ({@code test_address})
  * and the bastions SSH goes through ({@code proxy_jump}, OpenSSH's -J: resolved once every host is read, since a
- * bastion may be another host entry, written before or after).
+ * bastion may be another host entry, written before or after). An {@code address} that a {@code Host} block of the
+ * host's OpenSSH configuration ({@code ssh_config}, default ~/.ssh/config) matches takes HostName, User, Port,
+ * IdentityFile, ProxyJump and IdentityAgent from it, unless the plan gives that value itself.
  */
 final class HostsReader {
 
   static final List<String> HOST_KEYS =
       List.of("address", "test_address", "user", "port", "identity", "known_hosts", "accept_new_host_keys",
-          "proxy_jump", "java", "source_addresses");
+          "proxy_jump", "java", "source_addresses", "ssh_config");
 
   private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
   private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
@@ -32,15 +36,20 @@ final class HostsReader {
 
   private final PlanReader r;
   private final Path baseDir;
+  private final SshConfigs sshConfigs;
+  /** Host → "FILE line N" of the ProxyJump its hops came from, when the plan gives no proxy_jump. */
+  private final Map<String, String> jumpOrigins = new LinkedHashMap<>();
 
   HostsReader(PlanReader r, Path baseDir) {
     this.r = r;
     this.baseDir = baseDir;
+    this.sshConfigs = new SshConfigs(r);
   }
 
   Map<String, HostSpec> hosts(MapNode plan) {
     Map<String, HostSpec> hosts = new LinkedHashMap<>();
     Map<String, List<PlanReader.Located>> jumps = new LinkedHashMap<>();
+    jumpOrigins.clear();
     Node n = r.required(plan, "hosts", "the plan", "a mapping of host names to { address, user, ... }");
     MapNode m = n == null ? null : r.mapping(n, "hosts");
     if (m == null) {
@@ -62,13 +71,33 @@ final class HostsReader {
       r.onlyKeys(h, HOST_KEYS, where);
       String address = address(h, "address", where, true);
       String testAddress = address(h, "test_address", where, false);
-      String user = r.text(h, "user", where, "root");
+      String configFile = r.text(h, "ssh_config", where, null);
+      YamlTree.Location configAt = r.value(h, "ssh_config") != null ? r.value(h, "ssh_config").at()
+          : r.value(h, "address") != null ? r.value(h, "address").at() : h.at();
+      SshHostConfig ssh = sshConfigs.lookup(name, address, configFile == null ? null
+          : configFile.equals(SshConfigs.NONE) ? Path.of(SshConfigs.NONE) : path(configFile), configAt, where);
+      List<String> fromConfig = new ArrayList<>(List.of("HostName", "IdentityAgent"));
+      String user = r.text(h, "user", where, null);
       if (user != null && ArgumentCheck.userProblem(user) != null) {
         r.error(r.value(h, "user").at(), where + " user '" + Addresses.printable(user) + "' "
             + ArgumentCheck.userProblem(user));
+      } else if (user == null && ssh.user() != null) {
+        user = ssh.user();
+        fromConfig.add("User");
+        if (ArgumentCheck.userProblem(user) != null) {
+          r.error(configAt, where + ": User '" + Addresses.printable(user) + "' of " + ssh.origins().get("User") + " "
+              + ArgumentCheck.userProblem(user));
+        }
       }
-      int port = r.integer(h, "port", where, 22, 1, MAX_PORT);
+      user = user == null ? "root" : user;
+      int port = r.integer(h, "port", where, ssh.port() == null ? 22 : ssh.port(), 1, MAX_PORT);
+      if (r.value(h, "port") == null && ssh.port() != null) {
+        fromConfig.add("Port");
+      }
       String identity = r.text(h, "identity", where, null);
+      if (identity == null && ssh.identity() != null) {
+        fromConfig.add("IdentityFile");
+      }
       String knownHosts = r.text(h, "known_hosts", where, null);
       boolean acceptNew = r.bool(h, "accept_new_host_keys", where, false);
       String java = r.text(h, "java", where, null);
@@ -79,12 +108,19 @@ final class HostsReader {
       }
       List<String> sources = sourceAddresses(h, where);
       List<PlanReader.Located> jump = r.texts(h, "proxy_jump", where);
+      if (jump == null && ssh.proxyJump() != null && !ssh.proxyJump().isEmpty()) {
+        jump = List.of(new PlanReader.Located(String.join(",", ssh.proxyJump()), configAt));
+        fromConfig.add("ProxyJump");
+        jumpOrigins.put(name, ssh.proxyJumpAt());
+      }
       if (jump != null) {
         jumps.put(name, jump);
       }
-      hosts.put(name, new HostSpec(name, address, user, port, path(identity),
+      hosts.put(name, new HostSpec(name, address == null ? null : ssh.address(), user, port,
+          identity != null ? path(identity) : ssh.identity(),
           knownHosts == null ? Path.of(System.getProperty("user.home"), ".ssh", "known_hosts") : path(knownHosts),
-          acceptNew, java, sources, testAddress, List.of()));
+          acceptNew, java, sources, testAddress, List.of(), SshAgent.socket(ssh.identityAgent()),
+          ssh.describe(fromConfig).isEmpty() ? "" : "'" + address + "': " + ssh.describe(fromConfig)));
     }
     Map<String, List<HostSpec>> resolved = new LinkedHashMap<>();
     for (String name : jumps.keySet()) {
@@ -118,7 +154,8 @@ final class HostsReader {
     }
     visiting.push(name);
     HostSpec self = hosts.get(name);
-    String where = "host '" + name + "' proxy_jump";
+    String where = "host '" + name + "' " + (jumpOrigins.containsKey(name) ? "ProxyJump (" + jumpOrigins.get(name)
+        + ")" : "proxy_jump");
     List<HostSpec> path = new ArrayList<>();
     for (PlanReader.Located l : refs.get(name)) {
       for (String part : l.text().split(",", -1)) {
@@ -138,14 +175,14 @@ final class HostsReader {
           }
           path.addAll(jumpPath(hop, hosts, refs, visiting, done));
           path.add(hosts.get(hop).withProxyJump(List.of()));
-        } else if (!hop.contains("@") && !hop.contains(":") && !hop.contains(".")) {
+        } else if (!hop.contains("@") && !hop.contains(":") && !hop.contains(".") && !sshConfigs.knows(name, hop)) {
           String near = Suggestions.closest(hop, hosts.keySet());
           r.error(l.at(), where + ": '" + Addresses.printable(hop) + "' is not a host of the plan"
               + (near != null ? ", did you mean '" + near + "'?" : ",") + " " + JUMP_FORM);
         } else {
-          HostSpec outside = outside(hop, self, l.at(), where);
+          List<HostSpec> outside = outside(hop, self, l.at(), where);
           if (outside != null) {
-            path.add(outside);
+            path.addAll(outside);
           }
         }
       }
@@ -156,11 +193,11 @@ final class HostsReader {
   }
 
   /**
-   * A bastion outside the plan, {@code [user@]host[:port]} ({@code [v6]:port} for IPv6), logging in with the host's
-   * own user (unless given), identity, known_hosts and accept_new_host_keys.
+   * A bastion outside the plan, {@code [user@]host[:port]} ({@code [v6]:port} for IPv6), as the host's OpenSSH
+   * configuration resolves it (see {@link SshConfigs#outside}), with the bastions its ProxyJump names first.
    */
-  private HostSpec outside(String text, HostSpec self, Location at, String where) {
-    String user = self == null ? "root" : self.user();
+  private List<HostSpec> outside(String text, HostSpec self, Location at, String where) {
+    String user = null;
     String rest = text;
     int userEnd = text.lastIndexOf('@');
     if (userEnd >= 0) {
@@ -192,7 +229,7 @@ final class HostsReader {
       r.error(at, where + ": '" + Addresses.printable(text) + "': " + problem + ", " + JUMP_FORM);
       return null;
     }
-    int portNumber = 22;
+    Integer portNumber = null;
     if (port != null) {
       portNumber = PORT.matcher(port).matches() ? Integer.parseInt(port) : -1;
       if (portNumber < 1 || portNumber > MAX_PORT) {
@@ -201,8 +238,7 @@ final class HostsReader {
         return null;
       }
     }
-    return self == null ? null : new HostSpec(text, host, user, portNumber, self.identity(), self.knownHosts(),
-        self.acceptNewHostKeys(), null, List.of(), null, List.of());
+    return self == null ? null : sshConfigs.outside(self, text, user, host, portNumber, at, where);
   }
 
   /** IP literals only: the client binds to them, and a name could resolve to an address the host lacks. */

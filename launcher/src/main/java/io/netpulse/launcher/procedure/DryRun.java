@@ -45,10 +45,11 @@ public final class DryRun {
         Durations.format(plan.warmup()));
     out.printf("SUT facts assumed: interface %s, %d %s%n", sut.iface(), sut.queues(), sut.queues() == 1 ? "queue" : "queues");
     for (HostSpec h : plan.hosts().values()) {
-      out.printf("host %-8s %s@%s port %d%s%s%s%n", h.name(), h.user(), h.address(), h.port(),
+      out.printf("host %-8s %s@%s port %d%s%s%s%s%n", h.name(), h.user(), h.address(), h.port(),
           h.proxyJump().isEmpty() ? "" : " via " + h.jumpPath(),
           h.testAddress().equals(h.address()) ? "" : ", test address " + h.testAddress(),
-          h.acceptNewHostKeys() ? " (accepts a new host key)" : "");
+          h.acceptNewHostKeys() ? " (accepts a new host key)" : "",
+          h.fromSshConfig().isEmpty() ? "" : "; ssh config " + h.fromSshConfig());
     }
     out.println("prepare: " + describe(plan.prepare()));
     for (TestProcedure p : procedures) {
@@ -107,6 +108,9 @@ public final class DryRun {
           cm.put("testAddress", plan.host(c.host()).testAddress());
           if (!plan.host(c.host()).proxyJump().isEmpty()) {
             cm.put("proxyJump", plan.host(c.host()).jumpPath());
+          }
+          if (!plan.host(c.host()).fromSshConfig().isEmpty()) {
+            cm.put("sshConfig", plan.host(c.host()).fromSshConfig());
           }
           cm.put("role", c.role().name().toLowerCase(java.util.Locale.ROOT));
           cm.put("tool", c.tool());

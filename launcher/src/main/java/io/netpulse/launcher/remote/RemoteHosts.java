@@ -57,8 +57,9 @@ public final class RemoteHosts implements AutoCloseable {
       SshTarget target = missing == null ? target(spec, connectTimeout, jumps) : null;
       if (target == null) {
         failedHosts.add(spec.name());
-        failures.add("host " + spec.name() + (missing == null ? "" : ": " + missing) + ": no identity given and none "
-            + "of ~/.ssh/" + String.join(", ", DEFAULT_KEYS) + " exists; set identity: in the plan");
+        failures.add("host " + spec.name() + (missing == null ? "" : ": " + missing) + ": no identity given, none "
+            + "of ~/.ssh/" + String.join(", ", DEFAULT_KEYS) + " exists and no ssh-agent (SSH_AUTH_SOCK is unset); set "
+            + "identity: in the plan (or IdentityFile in ~/.ssh/config), or start ssh-agent and ssh-add a key");
         continue;
       }
       connections.put(spec.name(), new SshConnection(target));
@@ -103,12 +104,15 @@ public final class RemoteHosts implements AutoCloseable {
     return new RemoteHosts(connected);
   }
 
-  /** The SSH target of a plan host or of one of its hops; null when it has no identity and no default key exists. */
+  /**
+   * The SSH target of a plan host or of one of its hops: its identity, else the first default key file, then the
+   * agent's keys; null when there is neither a key file nor an agent.
+   */
   private static SshTarget target(HostSpec spec, Duration connectTimeout, List<SshTarget> jumps) {
     Path identity = spec.identity() != null ? spec.identity() : defaultIdentity();
-    return identity == null ? null : new SshTarget(spec.name(), spec.address(), spec.port(), spec.user(), identity,
-        spec.knownHosts(), spec.acceptNewHostKeys() ? SshTarget.HostKeyPolicy.ACCEPT_NEW
-            : SshTarget.HostKeyPolicy.STRICT, connectTimeout, jumps);
+    return identity == null && spec.agent() == null ? null : new SshTarget(spec.name(), spec.address(), spec.port(),
+        spec.user(), identity, spec.knownHosts(), spec.acceptNewHostKeys() ? SshTarget.HostKeyPolicy.ACCEPT_NEW
+            : SshTarget.HostKeyPolicy.STRICT, connectTimeout, jumps, spec.agent());
   }
 
   /** One line: host, address, what happened and what to check. SshConnection's text already names the target. */
@@ -117,7 +121,7 @@ public final class RemoteHosts implements AutoCloseable {
     String lower = text.toLowerCase(Locale.ROOT);
     if (lower.contains("auth fail")) {
       // jsch 2.x says "Auth fail for methods 'publickey'", which SshConnection does not translate
-      text = target + ": key " + target.identity() + " refused for user " + target.user();
+      text = target + ": " + SshConnection.keysRefused(target);
       lower = "refused for user";
     }
     String hint = "";
@@ -127,7 +131,8 @@ public final class RemoteHosts implements AutoCloseable {
     } else if (lower.contains("connection refused")) {
       hint = "; nothing listens on port " + target.port() + ": is sshd running?";
     } else if (lower.contains("refused for user")) {
-      hint = target.jumps().isEmpty() ? ": add the public key of " + target.identity() + " to ~" + target.user()
+      hint = target.jumps().isEmpty() ? ": add the public key of " + (target.identity() == null ? "one of "
+          + "the agent's keys (ssh-add -L)" : target.identity()) + " to ~" + target.user()
           + "/.ssh/authorized_keys on the host" : ": add that key's public half to the user's ~/.ssh/authorized_keys "
           + "on the host that refused it";
     } else if (lower.contains("no route") || lower.contains("unreachable")) {
