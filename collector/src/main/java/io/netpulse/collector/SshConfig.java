@@ -99,7 +99,8 @@ public final class SshConfig {
     try {
       text = Files.readAllLines(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException("ssh config " + file + " cannot be read: " + e.getMessage()
+      throw new IllegalArgumentException("ssh config " + file + " cannot be read: " + (e instanceof
+          java.nio.file.NoSuchFileException ? "no such file" : e.getMessage())
           + " (give another file with ssh_config: PATH, or ssh_config: none not to read one)");
     }
     for (int i = 0; i < text.size(); i++) {
