@@ -155,7 +155,7 @@ class PlanLoaderTest {
             + "expected an IP literal or a host name",
         "plan.yaml:4:34: unknown key 'adress' in host 'peer', did you mean 'address'? expected one of: "
             + "address, test_address, user, port, identity, known_hosts, accept_new_host_keys, proxy_jump, java, "
-            + "source_addresses",
+            + "source_addresses, ssh_config",
         "plan.yaml:5:14: the plan repetitions is text ('many'), expected a whole number from 1 to 1000",
         "plan.yaml:6:9: the plan warmup is '5', expected a duration with a unit such as 500ms, 10s, 2m or 1h",
         "plan.yaml:7:7: the plan stop is text ('stedy'), did you mean 'steady'? expected one of: steady, fixed",
