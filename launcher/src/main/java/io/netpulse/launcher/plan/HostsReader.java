@@ -77,6 +77,10 @@ final class HostsReader {
       SshHostConfig ssh = sshConfigs.lookup(name, address, configFile == null ? null
           : configFile.equals(SshConfigs.NONE) ? Path.of(SshConfigs.NONE) : path(configFile), configAt, where);
       List<String> fromConfig = new ArrayList<>(List.of("HostName", "IdentityAgent"));
+      if (ssh.hostName() != null && Addresses.problem(ssh.hostName()) != null) {
+        r.error(configAt, where + " address " + address + ": HostName '" + Addresses.printable(ssh.hostName())
+            + "' of " + ssh.origins().get("HostName") + ": " + Addresses.problem(ssh.hostName()));
+      }
       String user = r.text(h, "user", where, null);
       if (user != null && ArgumentCheck.userProblem(user) != null) {
         r.error(r.value(h, "user").at(), where + " user '" + Addresses.printable(user) + "' "

@@ -109,13 +109,14 @@ class SshConfigPlanTest {
   @Test
   void configProblemsNameTheConfigFileAndLine() throws Exception {
     config("Host web\n  Port 0\nHost db\n  IdentityFile DIR/missing_key\nHost app\n  ProxyJump app2\nHost app2\n"
-        + "  ProxyJump app\n");
+        + "  ProxyJump app\nHost bad\n  HostName \"10.0.0.1; reboot\"\n");
     Path cfg = dir.resolve("ssh_config");
     assertThat(errorsOf("""
           sut:  { address: web, ssh_config: ssh_config }
           peer: { address: db, ssh_config: ssh_config }
           a:    { address: app, ssh_config: ssh_config }
           b:    { address: 10.0.0.9, ssh_config: nothing_here }
+          c:    { address: bad, ssh_config: ssh_config }
         """)).containsExactly(
         "plan.yaml:3:37: host 'sut' address web: ssh config " + cfg + " line 2: Port '0' is not a number from 1 to "
             + "65535",
@@ -124,6 +125,8 @@ class SshConfigPlanTest {
         "plan.yaml:5:37: host 'a' ProxyJump (" + cfg + " line 6): ssh config " + cfg + " line 8: ProxyJump of app2 "
             + "leads back to it (app2 -> app -> app2)",
         "plan.yaml:6:42: host 'b' ssh_config: ssh config " + dir.resolve("nothing_here") + " cannot be read: no such "
-            + "file (give another file with ssh_config: PATH, or ssh_config: none not to read one)");
+            + "file (give another file with ssh_config: PATH, or ssh_config: none not to read one)",
+        "plan.yaml:7:37: host 'c' address bad: HostName '10.0.0.1; reboot' of " + cfg + " line 10: "
+            + "'10.0.0.1; reboot' is neither an IP literal nor a host name (letters, digits, '-' and '.' only)");
   }
 }
