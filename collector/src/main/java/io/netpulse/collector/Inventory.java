@@ -128,7 +128,7 @@ public record Inventory(List<Host> hosts) {
       }
       String identityText = first(e.identity(), defaults.identity(), null);
       Path identity = identityText != null ? path(base, home, identityText)
-          : ssh.identity() != null ? ssh.identity() : defaultIdentity(home);
+          : ssh.identity() != null ? configIdentity(ssh, where) : defaultIdentity(home);
       Path agent = SshAgent.socket(ssh.identityAgent());
       Path knownHosts = path(base, home, first(e.knownHosts(), defaults.knownHosts(), "~/.ssh/known_hosts"));
       if (identityText != null && !Files.isReadable(identity)) {
@@ -170,6 +170,14 @@ public record Inventory(List<Host> hosts) {
       }
     }
     return path.toString();
+  }
+
+  private static Path configIdentity(SshHostConfig ssh, String where) {
+    try {
+      return ssh.readableIdentity();
+    } catch (IllegalArgumentException bad) {
+      throw new InventoryException(where + ": " + bad.getMessage());
+    }
   }
 
   /** The first of OpenSSH's default key files that exists, null when none does (the agent may still have keys). */

@@ -155,7 +155,8 @@ public final class SshConfig {
   /**
    * What the configuration says for {@code host} as written in a plan or inventory (an alias or an address).
    *
-   * @throws IllegalArgumentException naming the file and line of a bad Port
+   * @throws IllegalArgumentException naming the file and line of a bad Port (an IdentityFile is checked only where
+   *     used: {@link SshHostConfig#readableIdentity()})
    */
   public SshHostConfig lookup(String host) {
     Map<String, Line> first = new HashMap<>();
@@ -200,10 +201,6 @@ public final class SshConfig {
       identity = Path.of(expandTilde(l.value().replace("%d", home().toString()).replace("%h", target)
           .replace("%r", user == null ? System.getProperty("user.name") : user)
           .replace("%u", System.getProperty("user.name")).replace("%%", "%")));
-      if (!Files.isReadable(identity)) {
-        throw new IllegalArgumentException("ssh config " + l.where() + " (Host " + host + "): IdentityFile "
-            + identity + " is not a readable file");
-      }
       note(origins, "IdentityFile", l);
     }
     Line jumpLine = first.get("proxyjump");
@@ -270,7 +267,8 @@ public final class SshConfig {
       }
     }
     visiting.remove(visiting.size() - 1);
-    path.add(new Hop(spec, c.address(), user != null ? user : c.user(), port != null ? port : c.port(), c.identity()));
+    path.add(new Hop(spec, c.address(), user != null ? user : c.user(), port != null ? port : c.port(),
+        c.identity() == null ? null : c.readableIdentity()));
   }
 
   /** [user@]host[:port], [v6]:port for IPv6. */

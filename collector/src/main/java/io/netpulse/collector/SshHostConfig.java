@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * @param hostName      HostName: the address to connect to instead of {@code alias}
  * @param user          User
  * @param port          Port
- * @param identity      the first IdentityFile (checked readable)
+ * @param identity      the first IdentityFile, not checked: see {@link #readableIdentity()}
  * @param proxyJump     ProxyJump's hops as written ({@code [user@]host[:port]} or another alias); empty for
  *                      {@code ProxyJump none}
  * @param identityAgent IdentityAgent: a socket path, {@code SSH_AUTH_SOCK} or {@code none}
@@ -30,6 +30,20 @@ public record SshHostConfig(String alias, String hostName, String user, Integer 
   /** The address to connect to: HostName, else the alias itself. */
   public String address() {
     return hostName != null ? hostName : alias;
+  }
+
+  /**
+   * {@link #identity()}, checked to be a readable file when it is used (OpenSSH would skip a missing one silently, and
+   * then fail with a less clear refusal).
+   *
+   * @throws IllegalArgumentException naming the config file, line and Host
+   */
+  public Path readableIdentity() {
+    if (identity != null && !java.nio.file.Files.isReadable(identity)) {
+      throw new IllegalArgumentException("ssh config " + origins.get("IdentityFile") + " (Host " + alias
+          + "): IdentityFile " + identity + " is not a readable file");
+    }
+    return identity;
   }
 
   public boolean isEmpty() {

@@ -110,7 +110,8 @@ class SshConfigTest {
     Path file = dir.resolve("config");
     assertThatThrownBy(() -> c.lookup("web")).hasMessage("ssh config " + file + " line 2: Port '99999' is not a "
         + "number from 1 to 65535");
-    assertThatThrownBy(() -> c.lookup("db")).hasMessage("ssh config " + file + " line 4 (Host db): IdentityFile "
+    assertThat(c.lookup("db").identity()).as("checked only where used").isEqualTo(Path.of("/nonexistent/key"));
+    assertThatThrownBy(() -> c.lookup("db").readableIdentity()).hasMessage("ssh config " + file + " line 4 (Host db): IdentityFile "
         + "/nonexistent/key is not a readable file");
     assertThatThrownBy(() -> c.hops("x", null, "x", null)).hasMessage("ssh config " + file + " line 6 (Host x): "
         + "ProxyJump entry 'a@@b' is not [user@]host[:port]");

@@ -99,8 +99,14 @@ final class HostsReader {
         fromConfig.add("Port");
       }
       String identity = r.text(h, "identity", where, null);
+      Path configIdentity = null;
       if (identity == null && ssh.identity() != null) {
         fromConfig.add("IdentityFile");
+        try {
+          configIdentity = ssh.readableIdentity();
+        } catch (IllegalArgumentException bad) {
+          r.error(configAt, where + " address " + address + ": " + bad.getMessage());
+        }
       }
       String knownHosts = r.text(h, "known_hosts", where, null);
       boolean acceptNew = r.bool(h, "accept_new_host_keys", where, false);
@@ -121,7 +127,7 @@ final class HostsReader {
         jumps.put(name, jump);
       }
       hosts.put(name, new HostSpec(name, address == null ? null : ssh.address(), user, port,
-          identity != null ? path(identity) : ssh.identity(),
+          identity != null ? path(identity) : configIdentity,
           knownHosts == null ? Path.of(System.getProperty("user.home"), ".ssh", "known_hosts") : path(knownHosts),
           acceptNew, java, sources, testAddress, List.of(), SshAgent.socket(ssh.identityAgent()),
           ssh.describe(fromConfig).isEmpty() ? "" : "'" + address + "': " + ssh.describe(fromConfig)));

@@ -117,6 +117,7 @@ class SshConfigPlanTest {
           a:    { address: app, ssh_config: ssh_config }
           b:    { address: 10.0.0.9, ssh_config: nothing_here }
           c:    { address: bad, ssh_config: ssh_config }
+          d:    { address: db, ssh_config: ssh_config, identity: key_of_d }
         """)).containsExactly(
         "plan.yaml:3:37: host 'sut' address web: ssh config " + cfg + " line 2: Port '0' is not a number from 1 to "
             + "65535",
