@@ -62,4 +62,30 @@ class InventorySshConfigTest {
         .hasMessage("inventory " + inventory + " host #1 (web): ssh config " + dir.resolve("ssh_config")
             + " line 2 (Host web): IdentityFile /nonexistent/key is not a readable file");
   }
+
+  @Test
+  void withoutAKeyFileTheAgentServesAndWithoutEitherTheEntryIsRefused() throws Exception {
+    String home = System.getProperty("user.home");
+    System.setProperty("user.home", dir.toString()); // no ~/.ssh/id_* here
+    try {
+      Files.writeString(dir.resolve("known_hosts"), "");
+      Files.writeString(dir.resolve("ssh_config"), "Host web\n  IdentityAgent " + dir.resolve("agent.sock")
+          + "\nHost db\n  IdentityAgent none\n");
+      Path inventory = Files.writeString(dir.resolve("fleet.yaml"), """
+          defaults: { known_hosts: known_hosts, ssh_config: ssh_config }
+          hosts:
+            - address: web
+          """);
+      SshTarget web = Inventory.load(inventory).hosts().get(0).target();
+      assertThat(web.identity()).isNull();
+      assertThat(web.agent()).isEqualTo(dir.resolve("agent.sock"));
+
+      Files.writeString(inventory, Files.readString(inventory).replace("address: web", "address: db"));
+      assertThatThrownBy(() -> Inventory.load(inventory)).isInstanceOf(InventoryException.class)
+          .hasMessageContaining("host #1 (db): no identity given, none of ~/.ssh/id_ed25519, ~/.ssh/id_ecdsa, "
+              + "~/.ssh/id_rsa exists and no ssh-agent");
+    } finally {
+      System.setProperty("user.home", home);
+    }
+  }
 }
