@@ -1,5 +1,7 @@
 package io.netpulse.cli;
 
+import io.netpulse.testbed.ChildJava;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.ServerSocket;
@@ -23,9 +25,8 @@ class DemoCommandTest {
    * launcher jar's content), real stdout/stderr and exit code.
    */
   static Run run(String... args) throws Exception {
-    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    java.util.List<String> cmd = new java.util.ArrayList<>(
+        ChildJava.command("-cp", System.getProperty("java.class.path"), Main.class.getName()));
     cmd.addAll(java.util.List.of(args));
     Path out = java.nio.file.Files.createTempFile("netpulse-out", ".txt");
     Path err = java.nio.file.Files.createTempFile("netpulse-err", ".txt");
@@ -61,10 +62,8 @@ class DemoCommandTest {
   @Test
   void withoutDurationCtrlCStopsEverythingItStarted() throws Exception {
     Path out = dataDir.resolve("out.txt");
-    Process p = new ProcessBuilder(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-        "demo", "--rate", "100000000", "--data-dir", dataDir.resolve("data").toString())
+    Process p = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"), Main.class.getName(),
+        "demo", "--rate", "100000000", "--data-dir", dataDir.resolve("data").toString()))
         .redirectOutput(out.toFile()).redirectErrorStream(true).start();
     try {
       long deadline = System.currentTimeMillis() + 120_000;

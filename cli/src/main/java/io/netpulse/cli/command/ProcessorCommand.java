@@ -97,9 +97,10 @@ public final class ProcessorCommand implements Callable<Integer> {
       System.err.println("processor stopping: closing Kafka Streams (up to "
           + ProcessorApp.CLOSE_TIMEOUT.toSeconds() + " s)");
     } finally {
+      // said before the hook is let go: once it returns the JVM may end before this thread prints another line
+      System.err.println("processor stopped");
       closed.countDown();
     }
-    System.err.println("processor stopped");
     return 0;
   }
 

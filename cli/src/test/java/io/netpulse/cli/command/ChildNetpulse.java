@@ -1,5 +1,7 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.testbed.ChildJava;
+
 import io.netpulse.cli.Main;
 import java.io.File;
 import java.io.IOException;
@@ -35,8 +37,8 @@ record ChildNetpulse(int exit, String output) {
 
   /** Started; stdout and stderr both go to {@code outputFile}. The caller stops it with {@link #stop}. */
   static Process start(Path outputFile, Map<String, String> env, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx384m", "-cp", launcherClassPath(), Main.class.getName()));
+    List<String> command = new ArrayList<>(
+        ChildJava.command("-Xmx384m", "-cp", launcherClassPath(), Main.class.getName()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(outputFile.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("NETPULSE_"));

@@ -1,5 +1,7 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.testbed.ChildJava;
+
 import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -171,8 +173,8 @@ class CollectorRestartTest {
   }
 
   private Process agent(String bootstrap, Path data, String log, String... more) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx128m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "collector", "agent",
+    List<String> command = new ArrayList<>(ChildJava.command("-Xmx128m", "-cp", System.getProperty("java.class.path"),
+        Main.class.getName(), "collector", "agent",
         "--host", HOST, "--samplers", String.join(",", SOURCES), "--bootstrap-servers", bootstrap,
         "--data-dir", data.toString(), "--metrics-interval", "1", "--batch-linger", "200"));
     command.addAll(List.of(more));

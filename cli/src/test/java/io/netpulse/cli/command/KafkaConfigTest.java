@@ -1,5 +1,7 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.testbed.ChildJava;
+
 import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,8 +73,7 @@ class KafkaConfigTest {
       Path config = clientProperties("client.properties", PASSWORD);
       String sasl = kafka.saslBootstrapServers();
       // the processor as the compose service runs it: own JVM, environment only; it creates the topics too
-      ProcessBuilder pb = new ProcessBuilder(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+      ProcessBuilder pb = new ProcessBuilder(ChildJava.command("-Xmx512m",
           "-cp", System.getProperty("java.class.path"), Main.class.getName(), "processor"))
           .redirectErrorStream(true).redirectOutput(log.toFile());
       Map<String, String> env = pb.environment();
@@ -120,8 +121,8 @@ class KafkaConfigTest {
           + "sasl.jaas.config in " + config + "): ";
 
       Path out = dir.resolve("processor.out");
-      Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", System.getProperty("java.class.path"), Main.class.getName(), "processor",
+      Process p = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
+          Main.class.getName(), "processor",
           "--bootstrap-servers", kafka.saslBootstrapServers(), "--kafka-config", config.toString(),
           "--data-dir", dir.resolve("data").toString()))
           .redirectErrorStream(true).redirectOutput(out.toFile()).start();

@@ -1,5 +1,7 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.testbed.ChildJava;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.Topics;
@@ -44,8 +46,8 @@ class ProcessorCommandTest {
     try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
       closedPort = s.getLocalPort();
     }
-    Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "processor",
+    Process p = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
+        Main.class.getName(), "processor",
         "--bootstrap-servers", "127.0.0.1:" + closedPort, "--data-dir", dir.toString()))
         .redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile()).start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("exits by itself").isTrue();
@@ -62,8 +64,7 @@ class ProcessorCommandTest {
     Path log = dir.resolve("processor.log");
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
         EmbeddedQuestDb store = EmbeddedQuestDb.start(dir.resolve("questdb"), 0)) {
-      ProcessBuilder pb = new ProcessBuilder(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+      ProcessBuilder pb = new ProcessBuilder(ChildJava.command("-Xmx512m",
           "-cp", System.getProperty("java.class.path"), Main.class.getName(), "processor"))
           .redirectErrorStream(true).redirectOutput(log.toFile());
       Map<String, String> env = pb.environment();

@@ -19,8 +19,6 @@ final class PipelineSession implements AutoCloseable {
   static final String HOST = "accept-host";
   static final String APPLICATION_ID = "netpulse-processor";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
-  /** Small, serial-GC JVMs: four of them and the test share two cores. */
-  private static final List<String> SMALL_JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
   private final Path dir;
   private final int kafkaPort = LocalResources.freePort();
@@ -119,10 +117,9 @@ final class PipelineSession implements AutoCloseable {
 
   private ChildJvm child(String name, List<String> heap, String main, List<String> args) {
     int n = ++starts;
-    List<String> options = new ArrayList<>(heap);
-    options.addAll(SMALL_JVM);
+    // small heaps: four of them and the test share two cores (ChildJvm adds the test JVMs' flags: C1, serial GC)
     return ChildJvm.start(name + " #" + n, dir.resolve("logs").resolve(String.format("%02d-%s.log", n, name)),
-        options, main, args);
+        heap, main, args);
   }
 
   /** Whatever was started, last first; every part is stopped even if another fails to stop. */

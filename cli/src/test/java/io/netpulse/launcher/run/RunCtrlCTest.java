@@ -1,5 +1,7 @@
 package io.netpulse.launcher.run;
 
+import io.netpulse.testbed.ChildJava;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -44,9 +46,9 @@ class RunCtrlCTest {
     Path stderr = dir.resolve("stderr.txt");
     Path data = dir.resolve("data");
     // the default, embedded pipeline: its broker goes down with the child, its data stays in --data-dir
-    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-        "run", plan.toString(), "--output=json", "--data-dir=" + data, "--result-timeout=5")
+    Process child = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
+        Main.class.getName(),
+        "run", plan.toString(), "--output=json", "--data-dir=" + data, "--result-timeout=5"))
         .redirectOutput(dir.resolve("stdout.txt").toFile()).redirectError(stderr.toFile()).start();
     try {
       await("the repetition measuring with netserver, netperf and sar running").atMost(Duration.ofSeconds(180))

@@ -1,5 +1,7 @@
 package io.netpulse.launcher.run;
 
+import io.netpulse.testbed.ChildJava;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -58,9 +60,9 @@ class RunInterruptedTest {
     Path stderr = dir.resolve("stderr.txt");
     Path data = dir.resolve("data");
     Set<String> namespacesBefore = namespaces();
-    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-        "run", plan.toString(), "--output=json", "--data-dir=" + data, "--result-timeout=60")
+    Process child = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
+        Main.class.getName(),
+        "run", plan.toString(), "--output=json", "--data-dir=" + data, "--result-timeout=60"))
         .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
     List<ProcessHandle> descendants = new ArrayList<>();
     try {

@@ -1,5 +1,7 @@
 package io.netpulse.launcher.ops;
 
+import io.netpulse.testbed.ChildJava;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,7 +39,7 @@ final class ChildJvm implements AutoCloseable {
    */
   static ChildJvm start(String name, Path log, List<String> jvmOptions, String mainClass, List<String> args) {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(ChildJava.command());
     command.addAll(jvmOptions);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));

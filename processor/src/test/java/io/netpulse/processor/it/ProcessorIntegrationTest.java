@@ -1,5 +1,7 @@
 package io.netpulse.processor.it;
 
+import io.netpulse.testbed.ChildJava;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
@@ -171,9 +173,9 @@ class ProcessorIntegrationTest {
   }
 
   private Process child(EmbeddedKafka kafka, Path stateDir) throws Exception {
-    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"), ProcessorChild.class.getName(),
-        kafka.bootstrapServers(), stateDir.toString(), "it-eos")
+    Process p = new ProcessBuilder(ChildJava.command("-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        ProcessorChild.class.getName(),
+        kafka.bootstrapServers(), stateDir.toString(), "it-eos"))
         .redirectErrorStream(true).redirectOutput(dir.resolve(stateDir.getFileName() + ".log").toFile()).start();
     await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() ->
         !p.isAlive() || java.nio.file.Files.readString(dir.resolve(stateDir.getFileName() + ".log")).contains("RUNNING"));
