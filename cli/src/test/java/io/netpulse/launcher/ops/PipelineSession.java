@@ -28,6 +28,8 @@ final class PipelineSession implements AutoCloseable {
   private ChildJvm processor;
   private ChildJvm collector;
   private int starts;
+  /** How long the first processor took from its JVM's start to "processor running": the same-run baseline. */
+  private Duration firstProcessorStart;
   /** Stops the children should the test JVM itself be stopped (a surefire timeout, Ctrl-C) before close(). */
   private final Thread stopOnExit = new Thread(this::stopAll, "pipeline-session-stop");
 
@@ -43,14 +45,21 @@ final class PipelineSession implements AutoCloseable {
       CompletableFuture<Void> store = CompletableFuture.runAsync(s::startStore);
       s.startBroker();
       store.join();
+      long processorAt = System.nanoTime();
       s.startProcessor();
       s.awaitProcessorRunning();
+      s.firstProcessorStart = Duration.ofNanos(System.nanoTime() - processorAt);
       s.startCollector();
       return s;
     } catch (RuntimeException | Error e) {
       s.close();
       throw e;
     }
+  }
+
+  /** The first processor's start, JVM to "processor running", on this machine at its load at the time. */
+  Duration firstProcessorStart() {
+    return firstProcessorStart;
   }
 
   String bootstrap() {
