@@ -1,5 +1,6 @@
 package io.netpulse.collector;
 
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.json.JsonSerde;
 import io.netpulse.common.kafka.KafkaConnection;
@@ -19,7 +20,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -101,31 +101,9 @@ public final class KafkaLineSink implements LineSink {
     return metrics;
   }
 
-  /**
-   * The producer's own figures, for the metrics endpoint.
-   *
-   * @param recordSendRatePerSecond records sent per second, averaged by the producer over its sample window
-   * @param recordErrorsTotal       records whose send failed, since start
-   */
-  public record ProducerFigures(double recordSendRatePerSecond, double recordErrorsTotal) {}
-
-  /** Read from the producer's metrics registry; NaN for a figure the producer does not report (yet). */
-  public ProducerFigures producerFigures() {
-    double rate = Double.NaN;
-    double errors = Double.NaN;
-    for (Metric m : producer.metrics().values()) {
-      if (!"producer-metrics".equals(m.metricName().group())) {
-        continue;
-      }
-      if (m.metricValue() instanceof Number n) {
-        switch (m.metricName().name()) {
-          case "record-send-rate" -> rate = n.doubleValue();
-          case "record-error-total" -> errors = n.doubleValue();
-          default -> { }
-        }
-      }
-    }
-    return new ProducerFigures(rate, errors);
+  /** Micrometer's binder of the producer's own metrics (record-send-rate, record-error-total, ...). */
+  public KafkaClientMetrics producerMetrics() {
+    return new KafkaClientMetrics(producer);
   }
 
   private void ship() {

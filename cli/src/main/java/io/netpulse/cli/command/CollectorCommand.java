@@ -11,13 +11,14 @@ import io.netpulse.collector.Inventory;
 import io.netpulse.collector.InventoryException;
 import io.netpulse.collector.KafkaLineSink;
 import io.netpulse.collector.LineSink;
-import io.netpulse.collector.MetricsEndpoint;
+import io.netpulse.collector.CollectorMeters;
 import io.netpulse.collector.MetricsLog;
-import io.netpulse.collector.PrometheusText;
 import io.netpulse.tools.Sampler;
 import io.netpulse.collector.SequenceStore;
 import io.netpulse.collector.SinkSettings;
 import io.netpulse.common.kafka.KafkaConnection;
+import io.netpulse.common.metrics.MetricsServer;
+import io.netpulse.common.metrics.ServiceMeters;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -146,7 +147,8 @@ public final class CollectorCommand implements Callable<Integer> {
           SequenceStore sequences = openSequences();
           MetricsLog log = new MetricsLog(metrics, Duration.ofSeconds(metricsIntervalSeconds));
           KafkaLineSink sink = new KafkaLineSink(settings, metrics);
-          MetricsEndpoint endpoint = serveMetrics(metricsAddress, metrics, sink);
+          ServiceMeters meters = metricsAddress == null ? null : new ServiceMeters();
+          MetricsServer endpoint = serveMetrics(metricsAddress, meters, metrics, sink);
           AutoCloseable sampling = startSampling(sequences, sink, metrics)) {
         System.err.println("collector " + describe() + " -> " + settings.topic() + " at "
             + kafka.describe() + "; spool " + settings.spoolDir());
@@ -205,12 +207,18 @@ public final class CollectorCommand implements Callable<Integer> {
       return new InetSocketAddress(address, metricsPort);
     }
 
-    private MetricsEndpoint serveMetrics(InetSocketAddress address, CollectorMetrics metrics, KafkaLineSink sink) {
+    private MetricsServer serveMetrics(InetSocketAddress address, ServiceMeters meters, CollectorMetrics metrics,
+        KafkaLineSink sink) {
       if (address == null) {
         return null;
       }
+      CollectorMeters sources = meters.bind(new CollectorMeters(metrics));
+      meters.bind(sink.producerMetrics());
       try {
-        return MetricsEndpoint.start(address, metricsToken, () -> PrometheusText.render(metrics, sink));
+        return MetricsServer.start("collector", address, metricsToken, () -> {
+          sources.refresh();
+          return meters.scrape();
+        });
       } catch (IOException e) {
         throw new UserError("cannot serve metrics on " + metricsHost + ":" + metricsPort + ": " + e.getMessage());
       }
