@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -39,7 +38,7 @@ class MetricsEndpointTest {
 
   @BeforeAll
   static void parser() {
-    Assumptions.assumeTrue(Exposition.parserAvailable(), "needs python3-prometheus-client (bin/install-deps)");
+    assertThat(Exposition.parserAvailable()).as("python3-prometheus-client (bin/install-deps)").isTrue();
   }
 
   @Test

@@ -1,6 +1,9 @@
 package io.netpulse.dashboard;
 
+import io.netpulse.common.metrics.ServiceMeters;
 import io.vertx.core.Vertx;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
 import java.io.IOException;
@@ -35,13 +38,15 @@ public final class Dashboard implements AutoCloseable {
 
   private final Vertx vertx;
   private final DashboardFeed feed;
+  private final ServiceMeters meters;
   private final String urlHost;
   private final int port;
   private final String token;
 
-  private Dashboard(Vertx vertx, DashboardFeed feed, String urlHost, int port, String token) {
+  private Dashboard(Vertx vertx, DashboardFeed feed, ServiceMeters meters, String urlHost, int port, String token) {
     this.vertx = vertx;
     this.feed = feed;
+    this.meters = meters;
     this.urlHost = urlHost;
     this.port = port;
     this.token = token;
@@ -58,24 +63,32 @@ public final class Dashboard implements AutoCloseable {
     String token = config.token() != null || bind.isLoopbackAddress() ? config.token() : AccessToken.generate();
     AccessToken access = token == null ? null : new AccessToken(token);
 
-    Vertx vertx = Vertx.vertx(new VertxOptions().setFileSystemOptions(new FileSystemOptions()
-        // classpath assets are unpacked here, not into a .vertx folder in the working directory
-        .setFileCacheDir(Path.of(System.getProperty("java.io.tmpdir"), "netpulse-dashboard").toString())));
+    ServiceMeters meters = new ServiceMeters();
+    // Vert.x's own meters (HTTP server requests, event bus, pools) into the same registry, through its Micrometer SPI
+    Vertx vertx = Vertx.builder().with(new VertxOptions()
+            .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true))
+            .setFileSystemOptions(new FileSystemOptions()
+                // classpath assets are unpacked here, not into a .vertx folder in the working directory
+                .setFileCacheDir(Path.of(System.getProperty("java.io.tmpdir"), "netpulse-dashboard").toString())))
+        .withMetrics(new MicrometerMetricsFactory(meters.registry()))
+        .build();
     DashboardState state = new DashboardState(config.topics().results());
-    DashboardFeed feed = newFeed(config, state, vertx);
+    DashboardFeed feed = newFeed(config, state, vertx, meters);
+    meters.bind(feed.consumerMetrics());
     DashboardVerticle verticle =
-        new DashboardVerticle(config.bindHost(), config.port(), access, state, uplotRoot());
+        new DashboardVerticle(config.bindHost(), config.port(), access, state, uplotRoot(), meters, config.topics());
     try {
       vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture()
           .get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException | InterruptedException e) {
       feed.close();
       vertx.close();
+      meters.close();
       throw startFailure(config, e instanceof ExecutionException ? e.getCause() : e);
     }
     feed.start();
     String urlHost = bind.isAnyLocalAddress() ? "127.0.0.1" : config.bindHost();
-    Dashboard dashboard = new Dashboard(vertx, feed, urlHost, verticle.actualPort(), token);
+    Dashboard dashboard = new Dashboard(vertx, feed, meters, urlHost, verticle.actualPort(), token);
     LOG.info("dashboard listening on {}:{}, reading {}, {}, {} and {}", config.bindHost(), dashboard.port(),
         config.topics().runs(), config.topics().steady(), config.topics().results(), config.topics().rates());
     return dashboard;
@@ -118,14 +131,18 @@ public final class Dashboard implements AutoCloseable {
       LOG.warn("dashboard did not close cleanly: {}", e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      meters.close();
     }
   }
 
-  private static DashboardFeed newFeed(DashboardConfig config, DashboardState state, Vertx vertx) {
+  private static DashboardFeed newFeed(DashboardConfig config, DashboardState state, Vertx vertx,
+      ServiceMeters meters) {
     try {
       return new DashboardFeed(config.kafka(), config.topics(), state);
     } catch (KafkaException e) {
       vertx.close();
+      meters.close();
       Throwable reason = e.getCause() != null ? e.getCause() : e;
       throw new DashboardStartException("dashboard cannot use Kafka bootstrap servers '"
           + config.kafka().bootstrapServers() + "': " + reason.getMessage(), e);

@@ -54,6 +54,11 @@ final class DashboardFeed implements AutoCloseable {
     void accept(String key, byte[] value);
   }
 
+  /** Micrometer's binder of the consumer's own metrics (records-lag-max, records-consumed-total, ...). */
+  io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics consumerMetrics() {
+    return new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(consumer);
+  }
+
   DashboardFeed(KafkaConnection kafka, Topics topics, DashboardState state) {
     this.topics = topics;
     this.state = state;

@@ -1,46 +1,47 @@
 package io.netpulse.dashboard;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.netpulse.common.Topics;
 import java.util.List;
-import java.util.Map;
 
-/** The dashboard's own figures in Prometheus text format (0.0.4), for {@code /metrics}. */
-final class DashboardMetrics {
+/**
+ * The dashboard's own figures as Micrometer meters, beside Vert.x's (HTTP server, event bus), the Kafka consumer's
+ * and the JVM's; the Prometheus names are those it had before ({@code netpulse_dashboard_records_total}, ...).
+ */
+final class DashboardMetrics implements MeterBinder {
 
   private static final List<String> FEEDS = List.of("live", "runs", "fleet", "results");
 
-  private DashboardMetrics() {}
+  private final DashboardState state;
+  private final EventStream events;
+  private final List<String> topics;
 
-  static String text(DashboardState state, EventStream events) {
-    StringBuilder out = new StringBuilder();
-    family(out, "netpulse_dashboard_records_total", "counter", "Records read from each topic.");
-    byTopic(out, "netpulse_dashboard_records_total", state.consumedByTopic());
-    family(out, "netpulse_dashboard_records_skipped_total", "counter",
-        "Records that could not be read (bad JSON or missing fields), by topic.");
-    byTopic(out, "netpulse_dashboard_records_skipped_total", state.skippedByTopic());
-    family(out, "netpulse_dashboard_sse_clients", "gauge", "Browsers connected to each live feed.");
-    for (String feed : FEEDS) {
-      out.append("netpulse_dashboard_sse_clients{feed=\"").append(feed).append("\"} ")
-          .append(events.clients(feed)).append('\n');
+  DashboardMetrics(DashboardState state, EventStream events, Topics topics) {
+    this.state = state;
+    this.events = events;
+    this.topics = List.of(topics.runs(), topics.steady(), topics.results(), topics.rates());
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    for (String topic : topics) {
+      FunctionCounter.builder("netpulse.dashboard.records", state, s -> s.consumedByTopic().getOrDefault(topic, 0L))
+          .description("Records read from each topic.").tag("topic", topic).register(registry);
+      FunctionCounter.builder("netpulse.dashboard.records.skipped", state,
+              s -> s.skippedByTopic().getOrDefault(topic, 0L))
+          .description("Records that could not be read (bad JSON or missing fields), by topic.").tag("topic", topic)
+          .register(registry);
     }
-    family(out, "netpulse_dashboard_runs", "gauge", "Runs held for the live view.");
-    out.append("netpulse_dashboard_runs ").append(state.runs().size()).append('\n');
-    family(out, "netpulse_dashboard_rate_series", "gauge", "Rate series (host, iface, metric, window) held.");
-    out.append("netpulse_dashboard_rate_series ").append(state.rates().size()).append('\n');
-    return out.toString();
-  }
-
-  private static void family(StringBuilder out, String name, String type, String help) {
-    out.append("# HELP ").append(name).append(' ').append(help).append('\n')
-        .append("# TYPE ").append(name).append(' ').append(type).append('\n');
-  }
-
-  private static void byTopic(StringBuilder out, String name, Map<String, Long> counts) {
-    counts.forEach((topic, n) -> out.append(name).append("{topic=\"").append(label(topic)).append("\"} ")
-        .append(n).append('\n'));
-  }
-
-  /** Label values escape backslash, double quote and line feed. */
-  static String label(String v) {
-    return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    for (String feed : FEEDS) {
+      Gauge.builder("netpulse.dashboard.sse.clients", events, e -> e.clients(feed))
+          .description("Browsers connected to each live feed.").tag("feed", feed).register(registry);
+    }
+    Gauge.builder("netpulse.dashboard.runs", state, s -> s.runs().size()).description("Runs held for the live view.")
+        .register(registry);
+    Gauge.builder("netpulse.dashboard.rate.series", state, s -> s.rates().size())
+        .description("Rate series (host, iface, metric, window) held.").register(registry);
   }
 }

@@ -1,6 +1,8 @@
 package io.netpulse.dashboard;
 
+import io.netpulse.common.Topics;
 import io.netpulse.common.json.Json;
+import io.netpulse.common.metrics.ServiceMeters;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpHeaders;
@@ -23,13 +25,18 @@ final class DashboardVerticle extends VerticleBase {
   private final AccessToken accessToken; // null: open (loopback without a token)
   private final DashboardState state;
   private final String uplotRoot;
+  private final ServiceMeters meters;
+  private final Topics topics;
   private HttpServer server;
   private EventStream events;
   private ApiHandlers api;
   private FleetView fleet;
   private long fleetPushedUpTo;
 
-  DashboardVerticle(String bindHost, int port, AccessToken accessToken, DashboardState state, String uplotRoot) {
+  DashboardVerticle(String bindHost, int port, AccessToken accessToken, DashboardState state, String uplotRoot,
+      ServiceMeters meters, Topics topics) {
+    this.meters = meters;
+    this.topics = topics;
     this.bindHost = bindHost;
     this.port = port;
     this.accessToken = accessToken;
@@ -40,6 +47,7 @@ final class DashboardVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     events = new EventStream(vertx);
+    meters.bind(new DashboardMetrics(state, events, topics));
     fleet = new FleetView(state.rates());
     api = new ApiHandlers(state, fleet);
     state.broadcastTo(new BusBridge(vertx.eventBus(), state.runs()));
@@ -96,8 +104,7 @@ final class DashboardVerticle extends VerticleBase {
   }
 
   private void metrics(RoutingContext ctx) {
-    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
-        .end(DashboardMetrics.text(state, events));
+    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, ServiceMeters.CONTENT_TYPE).end(meters.scrape());
   }
 
   private void securityHeaders(RoutingContext ctx) {

@@ -21,6 +21,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import io.netpulse.testkit.Exposition;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,8 +54,8 @@ class DashboardApiTest {
           String base = dashboard.url();
           BlockingQueue<String> runsFeed = sse(base + "events?feed=runs");
           BlockingQueue<String> fleetFeed = sse(base + "events?feed=fleet");
-          await().atMost(Duration.ofSeconds(10)).until(() -> get(base + "metrics").body()
-              .contains("netpulse_dashboard_sse_clients{feed=\"fleet\"} 1"));
+          await().atMost(Duration.ofSeconds(10)).until(() -> Exposition.parse(get(base + "metrics").body())
+              .value("netpulse_dashboard_sse_clients", Map.of("feed", "fleet")) == 1);
 
           // a second of the same series from before the run (another run's): not part of r1's series
           traffic.send(RateTraffic.rate("sut", "eth0", "rx_bps", t0 - 5000, 1));
@@ -129,12 +131,12 @@ class DashboardApiTest {
           assertThat(fleet).as("a hosts event within a second or two").isNotNull().startsWith("hosts [");
 
           assertThat(get(base + "events?feed=nope").statusCode()).isEqualTo(400);
-          String metrics = get(base + "metrics").body();
-          assertThat(metrics).contains("netpulse_dashboard_records_total{topic=\"api.runs\"} 3")
-              .contains("netpulse_dashboard_records_total{topic=\"api.results\"} 2")
-              .contains("netpulse_dashboard_runs 2")
-              // 7 rates sent after the start, and not the one sent before it: rates are read from the end
-              .contains("netpulse_dashboard_records_total{topic=\"api.rates\"} 7");
+          Exposition metrics = Exposition.parse(get(base + "metrics").body());
+          assertThat(metrics.value("netpulse_dashboard_records_total", Map.of("topic", "api.runs"))).isEqualTo(3);
+          assertThat(metrics.value("netpulse_dashboard_records_total", Map.of("topic", "api.results"))).isEqualTo(2);
+          assertThat(metrics.value("netpulse_dashboard_runs", Map.of())).isEqualTo(2);
+          // 7 rates sent after the start, and not the one sent before it: rates are read from the end
+          assertThat(metrics.value("netpulse_dashboard_records_total", Map.of("topic", "api.rates"))).isEqualTo(7);
         }
       }
     }

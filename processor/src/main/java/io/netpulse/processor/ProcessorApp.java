@@ -165,6 +165,15 @@ public final class ProcessorApp implements AutoCloseable {
     }
   }
 
+  /**
+   * Binds Kafka Streams' own metrics (Micrometer's {@code KafkaStreamsMetrics}: every client's, among them the
+   * consumers' records-lag-max) and the processor's figures ({@link ProcessorMeters}) to {@code meters}.
+   */
+  public void bindMetrics(io.netpulse.common.metrics.ServiceMeters meters, Topics topics) {
+    meters.bind(new io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics(streams));
+    meters.bind(new ProcessorMeters(streams::metrics, streams::state, errors, topics));
+  }
+
   /** What the exception handlers dead-lettered and how often the stream thread failed. */
   public ProcessorErrors errors() {
     return errors;

@@ -91,7 +91,8 @@ public final class CollectorCommand implements Callable<Integer> {
     int durationSeconds;
 
     @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "${env:NETPULSE_METRICS_PORT}",
-        description = "Serve the counters at http://HOST:PORT/metrics in the Prometheus text format "
+        description = "Serve the counters at http://HOST:PORT/metrics in the Prometheus text format, and /health "
+            + "(200 while it runs) "
             + "(0: a free port, printed at start; default: not served).")
     Integer metricsPort;
 
@@ -215,10 +216,11 @@ public final class CollectorCommand implements Callable<Integer> {
       CollectorMeters sources = meters.bind(new CollectorMeters(metrics));
       meters.bind(sink.producerMetrics());
       try {
+        // /health: up while the agent runs (its samplers restart themselves; their gaps are in /metrics)
         return MetricsServer.start("collector", address, metricsToken, () -> {
           sources.refresh();
           return meters.scrape();
-        });
+        }, () -> new MetricsServer.Health(true, "UP"));
       } catch (IOException e) {
         throw new UserError("cannot serve metrics on " + metricsHost + ":" + metricsPort + ": " + e.getMessage());
       }

@@ -5,6 +5,8 @@ import io.netpulse.launcher.KafkaCheck;
 
 import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.kafka.KafkaConnection;
+import io.netpulse.common.metrics.MetricsServer;
+import io.netpulse.common.metrics.ServiceMeters;
 import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.health.ProcessorHealth;
 import io.netpulse.processor.store.InfluxStore;
@@ -34,6 +36,11 @@ public final class ProcessorCommand implements Callable<Integer> {
 
   @Mixin ProcessorTuning tuning = new ProcessorTuning();
 
+  @Mixin MetricsOptions metricsOptions = new MetricsOptions();
+
+  /** The last health check, for /health; null before the first. */
+  private volatile ProcessorHealth.Report lastReport;
+
   @Option(names = "--application-id", defaultValue = "${env:NETPULSE_APPLICATION_ID:-"
       + ProcessorApp.DEFAULT_APPLICATION_ID + "}",
       description = "Kafka Streams application id; instances with the same id share the work "
@@ -54,6 +61,7 @@ public final class ProcessorCommand implements Callable<Integer> {
     io.netpulse.processor.ProcessorSettings settings = tuning.settings();
     OptionChecks.requireWritableFileLocation(healthFile, "--health-file");
     pipeline.requireWritableDataDir();
+    java.net.InetSocketAddress metricsAddress = metricsOptions.address();
     KafkaConnection kafka = pipeline.requireExternalKafka("processor", "");
     if (kafka.settingsFile() != null) {
       KafkaCheck.requireNotRefused(kafka);
@@ -81,9 +89,16 @@ public final class ProcessorCommand implements Callable<Integer> {
         InfluxStore store = pipeline.influxUrl == null ? null : new InfluxStore(pipeline.influxUrl,
             pipeline.influxToken(), pipeline.influxOrg, pipeline.influxBucket);
         RatesToStore writer = store == null ? null
-            : new RatesToStore(kafka, pipeline.topics(), store)) {
+            : new RatesToStore(kafka, pipeline.topics(), store);
+        ServiceMeters meters = metricsAddress == null ? null : new ServiceMeters();
+        MetricsServer endpoint = metricsOptions.serve("processor", metricsAddress, bindMeters(meters, app, writer),
+            this::health)) {
       if (writer != null) {
         writer.start();
+      }
+      if (endpoint != null) {
+        System.err.println("processor metrics " + endpoint.url() + ", health " + endpoint.url().resolve(
+            MetricsServer.HEALTH_PATH));
       }
       HealthFile health = healthFile == null ? null : new HealthFile(healthFile);
       report(health, app, writer);
@@ -135,9 +150,27 @@ public final class ProcessorCommand implements Callable<Integer> {
     return false;
   }
 
+  private ServiceMeters bindMeters(ServiceMeters meters, ProcessorApp app, RatesToStore writer) {
+    if (meters != null) {
+      app.bindMetrics(meters, pipeline.topics());
+      if (writer != null) {
+        writer.meters().forEach(meters::bind);
+      }
+    }
+    return meters;
+  }
+
+  /** /health: the last check's status line; 200 while Kafka Streams is RUNNING or REBALANCING, 503 otherwise. */
+  private MetricsServer.Health health() {
+    ProcessorHealth.Report report = lastReport;
+    return report == null ? new MetricsServer.Health(false, "STARTING")
+        : new MetricsServer.Health(report.healthy(), report.line(System.currentTimeMillis()));
+  }
+
   /** Checked every interval even without a health file: a stall or an outage is logged either way. */
-  private static void report(HealthFile health, ProcessorApp app, RatesToStore writer) {
+  private void report(HealthFile health, ProcessorApp app, RatesToStore writer) {
     ProcessorHealth.Report report = app.health().check();
+    lastReport = report;
     if (health == null) {
       return;
     }

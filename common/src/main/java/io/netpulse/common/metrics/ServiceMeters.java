@@ -26,6 +26,8 @@ public final class ServiceMeters implements AutoCloseable {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final List<AutoCloseable> closeables = new ArrayList<>();
+  // Micrometer holds the object a function counter or gauge reads weakly: a binder that is that object lives here
+  private final List<MeterBinder> bound = new ArrayList<>();
 
   public ServiceMeters() {
     JvmGcMetrics gc = new JvmGcMetrics(); // listens to GC notifications until closed
@@ -40,9 +42,10 @@ public final class ServiceMeters implements AutoCloseable {
     return registry;
   }
 
-  /** Binds {@code binder} and closes it with this registry when it is {@link AutoCloseable}. */
-  public <B extends MeterBinder> B bind(B binder) {
+  /** Binds {@code binder}, keeps it, and closes it with this registry when it is {@link AutoCloseable}. */
+  public synchronized <B extends MeterBinder> B bind(B binder) {
     binder.bindTo(registry);
+    bound.add(binder);
     if (binder instanceof AutoCloseable c) {
       closeWith(c);
     }

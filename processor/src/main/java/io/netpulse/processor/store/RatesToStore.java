@@ -1,5 +1,10 @@
 package io.netpulse.processor.store;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.util.function.ToDoubleFunction;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
@@ -102,6 +107,33 @@ public final class RatesToStore implements AutoCloseable {
   /** Records on the rates or results topic that could not be read, skipped. */
   public long badRecords() {
     return badRecords.get();
+  }
+
+  /**
+   * The writer's meters: what it stored, could not store or read, and its consumer's own metrics (records-lag-max:
+   * how far the store is behind the rates and results topics), bound with Micrometer's {@code KafkaClientMetrics}.
+   * The counters read this writer live (Micrometer holds it weakly: it must stay referenced while served).
+   */
+  public List<MeterBinder> meters() {
+    MeterBinder counters = registry -> {
+      counter(registry, "netpulse.store.rates", "Rates the store confirmed (offsets committed).", w -> w.storedRates());
+      counter(registry, "netpulse.store.results", "Results the store confirmed (offsets committed).",
+          w -> w.storedResults());
+      counter(registry, "netpulse.store.bad.records", "Rates or results that could not be read, skipped.",
+          w -> w.badRecords());
+      counter(registry, "netpulse.store.retried.batches",
+          "Polled batches read again because the store did not confirm them.", w -> w.retriedBatches());
+      counter(registry, "netpulse.store.written.points", "Points the store accepted.", w -> w.store.writtenPoints());
+      counter(registry, "netpulse.store.write.errors",
+          "Write batches the store refused or that failed after every retry.", w -> w.store.failedBatches());
+      counter(registry, "netpulse.store.dropped.points", "Points given up on (buffer full or failed writes).",
+          w -> w.store.droppedPoints());
+    };
+    return List.of(counters, new KafkaClientMetrics(consumer)); // the latter to be closed with the registry
+  }
+
+  private void counter(MeterRegistry registry, String name, String help, ToDoubleFunction<RatesToStore> value) {
+    FunctionCounter.builder(name, this, value).description(help).register(registry);
   }
 
   /** Polled batches read again because the store did not confirm them. */
