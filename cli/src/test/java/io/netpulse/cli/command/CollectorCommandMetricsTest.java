@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.netpulse.collector.DataDirLock;
 import io.netpulse.common.Topics;
 import io.netpulse.testbed.embedded.EmbeddedKafka;
+import io.netpulse.testkit.Exposition;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
@@ -15,9 +16,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,17 +75,15 @@ class CollectorCommandMetricsTest {
           "--metrics-token", "tok"));
       URI url = URI.create("http://127.0.0.1:" + port + "/metrics");
       HttpClient http = HttpClient.newHttpClient();
-      Pattern sent = Pattern.compile(
-          "^netpulse_collector_lines_sent_total\\{host=\"metrics-host\",source=\"ss-summary\"} (\\d+)$",
-          Pattern.MULTILINE);
       // the token check first, while the agent surely runs; the 15 s it runs bound the wait for a sent line
       await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() ->
           http.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 401);
       await().atMost(Duration.ofSeconds(14)).ignoreExceptions().until(() -> {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(url).header("Authorization", "Bearer tok").build(),
             HttpResponse.BodyHandlers.ofString());
-        Matcher m = sent.matcher(r.body());
-        return r.statusCode() == 200 && m.find() && Long.parseLong(m.group(1)) > 0;
+        // read as Prometheus reads it (its own text parser), not by a pattern of ours
+        return r.statusCode() == 200 && Exposition.parse(r.body()).sum("netpulse_collector_lines_sent_total",
+            l -> l.equals(Map.of("host", "metrics-host", "source", "ss-summary"))) > 0;
       });
       Result done = agent.get();
       assertThat(done.exit()).as(done.err()).isZero();

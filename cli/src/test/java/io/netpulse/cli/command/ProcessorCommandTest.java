@@ -26,6 +26,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
+import io.netpulse.testkit.Exposition;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,8 +63,29 @@ class ProcessorCommandTest {
   }
 
   @Test
-  void createsTopicsStoresRatesAndReportsRunningInItsHealthFile() throws Exception {
+  void aNonLoopbackMetricsHostWithoutATokenIsAUsageErrorBeforeAnythingStarts() throws Exception {
+    Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "processor",
+        "--bootstrap-servers", "127.0.0.1:1", "--data-dir", dir.toString(), "--metrics-port", "0",
+        "--metrics-host", "0.0.0.0"))
+        .redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile()).start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("exits by itself").isTrue();
+    String out = Files.readString(dir.resolve("out.txt"));
+    assertThat(p.exitValue()).as(out).isEqualTo(2);
+    assertThat(out).contains("--metrics-host 0.0.0.0 is reachable from other hosts: set --metrics-token")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void createsTopicsStoresRatesAndReportsRunningInItsHealthFileAndEndpoint() throws Exception {
+    assertThat(Exposition.parserAvailable()).as("python3-prometheus-client (bin/install-deps)").isTrue();
     Topics topics = Topics.defaults();
+    int metricsPort;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      metricsPort = free.getLocalPort();
+    }
+    URI metrics = URI.create("http://127.0.0.1:" + metricsPort + "/metrics");
+    HttpClient http = HttpClient.newHttpClient();
     Path health = dir.resolve("health/processor.health");
     Path log = dir.resolve("processor.log");
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
@@ -74,6 +100,8 @@ class ProcessorCommandTest {
       env.put("NETPULSE_HEALTH_FILE", health.toString());
       env.put("NETPULSE_DATA_DIR", dir.resolve("data").toString());
       env.put("NETPULSE_APPLICATION_ID", "processor-command-test");
+      env.put("NETPULSE_METRICS_PORT", Integer.toString(metricsPort));
+      env.put("NETPULSE_METRICS_TOKEN", "scrape-token");
       Process processor = pb.start();
       try {
         Awaitility.await("health file says RUNNING (log " + log + ")").atMost(Duration.ofSeconds(120))
@@ -104,6 +132,21 @@ class ProcessorCommandTest {
             .until(() -> Files.readString(health).contains("stored_rates=1"));
         assertThat(Files.readString(health)).as("health line").matches(
             "RUNNING at=\\d+ processed=\\d+ waiting=-?\\d+ dead_lettered=0 stored_rates=1 .*\\n?");
+
+        // the same status at /health (no token), the store writer's counter at /metrics (token required)
+        HttpResponse<String> up = http.send(HttpRequest.newBuilder(metrics.resolve("/health")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(up.statusCode()).as(up.body()).isEqualTo(200);
+        assertThat(up.body()).startsWith("RUNNING at=");
+        assertThat(http.send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString())
+            .statusCode()).isEqualTo(401);
+        Exposition scraped = Exposition.parse(http.send(HttpRequest.newBuilder(metrics)
+            .header("Authorization", "Bearer scrape-token").build(), HttpResponse.BodyHandlers.ofString()).body());
+        assertThat(scraped.value("netpulse_store_rates_total", Map.of())).isEqualTo(1);
+        assertThat(scraped.value("netpulse_store_write_errors_total", Map.of())).isZero();
+        assertThat(scraped.value("netpulse_processor_dead_letters_total", Map.of())).isZero();
+        assertThat(scraped.samples("kafka_consumer_fetch_manager_records_lag_max",
+            l -> l.getOrDefault("client_id", "").startsWith("netpulse-store"))).isNotEmpty();
       } finally {
         processor.destroy(); // SIGTERM, as docker stop sends
         if (!processor.waitFor(60, TimeUnit.SECONDS)) {
