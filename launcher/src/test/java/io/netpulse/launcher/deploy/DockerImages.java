@@ -5,8 +5,8 @@ import java.util.regex.Pattern;
 /** What counts as a pinned image reference. */
 final class DockerImages {
 
-  /** A tag that names a version: starts with a digit (4.4.0, 2.7.12, 17.0.16_8-jre-noble). */
-  private static final Pattern VERSION_TAG = Pattern.compile("[0-9][A-Za-z0-9_.-]*");
+  /** A tag that names a version: starts with a digit, or v and a digit (4.4.0, 17.0.16_8-jre-noble, v3.5.0). */
+  private static final Pattern VERSION_TAG = Pattern.compile("v?[0-9][A-Za-z0-9_.-]*");
 
   private DockerImages() {}
 
