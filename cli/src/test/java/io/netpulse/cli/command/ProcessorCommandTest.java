@@ -64,8 +64,8 @@ class ProcessorCommandTest {
 
   @Test
   void aNonLoopbackMetricsHostWithoutATokenIsAUsageErrorBeforeAnythingStarts() throws Exception {
-    Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "processor",
+    Process p = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
+        Main.class.getName(), "processor",
         "--bootstrap-servers", "127.0.0.1:1", "--data-dir", dir.toString(), "--metrics-port", "0",
         "--metrics-host", "0.0.0.0"))
         .redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile()).start();
