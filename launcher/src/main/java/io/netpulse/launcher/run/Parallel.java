@@ -1,7 +1,6 @@
 package io.netpulse.launcher.run;
 
 import io.netpulse.launcher.remote.RemoteFailure;
-import io.netpulse.launcher.remote.RemoteProcess;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -24,23 +23,7 @@ final class Parallel {
     return t;
   });
 
-  interface Start {
-    RemoteProcess start() throws RemoteFailure;
-  }
-
   private Parallel() {}
-
-  /**
-   * Runs every start; each process that started is added to {@code started} (so it is stopped later
-   * even when another start failed); the first failure is thrown once all have finished.
-   */
-  static void startAll(List<Start> starts, Collection<RemoteProcess> started) throws RemoteFailure, InterruptedException {
-    callAll(starts.stream().<Task<RemoteProcess>>map(s -> s::start).toList(), p -> {
-      synchronized (started) {
-        started.add(p);
-      }
-    });
-  }
 
   interface Task<T> {
     T call() throws RemoteFailure;

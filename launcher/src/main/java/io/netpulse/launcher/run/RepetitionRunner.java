@@ -213,13 +213,22 @@ final class RepetitionRunner {
     return last != null && last.interrupted();
   }
 
+  /**
+   * One remote command per host starts its samplers, as its servers: one SSH round trip per host, not one per sampler
+   * (on a loaded host each channel's start took 0.4-1.5 s, and sar, the CPU sampler and ss are two or three a host).
+   */
   private void startSamplers(String run) throws RemoteFailure, InterruptedException {
-    List<Parallel.Start> starts = new ArrayList<>();
-    for (HostCommand c : procedure.allSamplers()) {
-      LineEmitter emitter = ctx.publisher().lineEmitter(c.host(), c.tool(), run);
-      starts.add(() -> host(c).start(label(c), c.command(), emitter::emit));
+    Map<HostCommand, RemoteProcess> started = new java.util.LinkedHashMap<>();
+    Map<HostCommand, LineEmitter> emitters = new java.util.HashMap<>();
+    procedure.allSamplers().forEach(c -> emitters.put(c, ctx.publisher().lineEmitter(c.host(), c.tool(), run)));
+    try {
+      // a sampler that fails within 300 ms of its start fails the repetition, as when each was started alone; not
+      // scaled by the host's load like the clients' check, which runs during the warm-up: this one delays the traffic
+      BatchStarts.start(ctx.hosts()::host, procedure.allSamplers(), this::label, c -> emitters.get(c)::emit, false,
+          h -> STARTUP_CHECK, started, ctx.progress()::message);
+    } finally {
+      samplers.addAll(started.values());
     }
-    Parallel.startAll(starts, samplers);
   }
 
   /** One remote command per host starts its servers (a seed's 256 netservers; see {@link BatchStarts}). */
