@@ -76,19 +76,24 @@ public final class CollectorCommand implements Callable<Integer> {
             + "dropped and counted (default: ${DEFAULT-VALUE}).")
     String spoolMaxBytes;
 
-    @Option(names = "--metrics-interval", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_METRICS_INTERVAL:-60}",
-        description = "Log each source's read/sent/spooled/dropped counters this often (default: ${DEFAULT-VALUE}).")
-    int metricsIntervalSeconds;
+    @Option(names = "--metrics-interval", paramLabel = "DURATION",
+        defaultValue = "${env:NETPULSE_METRICS_INTERVAL:-60s}", converter = DurationOption.Seconds.class,
+        description = "Log each source's read/sent/spooled/dropped counters this often; a bare number is seconds "
+            + "(default: ${DEFAULT-VALUE}).")
+    Duration metricsInterval;
 
-    @Option(names = "--batch-linger", paramLabel = "MILLIS", defaultValue = "${env:NETPULSE_BATCH_LINGER:-500}",
+    @Option(names = "--batch-linger", paramLabel = "DURATION", defaultValue = "${env:NETPULSE_BATCH_LINGER:-500ms}",
+        converter = DurationOption.Millis.class,
         description = "Once a line waits, gather more for this long before one Kafka request: lines reach Kafka up to "
-            + "this much later, for fewer requests and less CPU (default: ${DEFAULT-VALUE}; figures in "
+            + "this much later, for fewer requests and less CPU; at most 10s, a bare number is milliseconds "
+            + "(default: ${DEFAULT-VALUE}; figures in "
             + "docs/measurements/2026-11-30-collector.md).")
-    int batchLingerMillis;
+    Duration batchLinger;
 
-    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_DURATION:-0}",
-        description = "Stop after this many seconds (default: run until stopped).")
-    int durationSeconds;
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "${env:NETPULSE_DURATION:-0s}",
+        converter = DurationOption.Seconds.class,
+        description = "Stop after this long, e.g. 90s or 2h; a bare number is seconds (default: 0s, run until stopped).")
+    Duration duration;
 
     @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "${env:NETPULSE_METRICS_PORT}",
         description = "Serve the counters at http://HOST:PORT/metrics in the Prometheus text format, and /health "
@@ -118,15 +123,14 @@ public final class CollectorCommand implements Callable<Integer> {
         System.setProperty("org.slf4j.simpleLogger.log.io.netpulse.collector", "info");
       }
       kafkaOptions.validate();
-      OptionChecks.requireRange(durationSeconds, 0, Integer.MAX_VALUE, "--duration");
-      OptionChecks.requireRange(metricsIntervalSeconds, 1, Integer.MAX_VALUE, "--metrics-interval");
+      OptionChecks.requireRange(metricsInterval, Duration.ofSeconds(1), null, "--metrics-interval");
       OptionChecks.requireRange(memoryLines, 1, Integer.MAX_VALUE, "--memory-lines");
-      OptionChecks.requireRange(batchLingerMillis, 0, 10_000, "--batch-linger");
+      OptionChecks.requireRange(batchLinger, Duration.ZERO, Duration.ofSeconds(10), "--batch-linger");
       KafkaConnection kafka = kafkaOptions.requireExternalKafka("collector", ": the Kafka cluster to send lines to");
       InetSocketAddress metricsAddress = metricsAddress();
       SinkSettings settings = SinkSettings.spooled(kafka, kafkaOptions.topics().lines(),
           dataDir).withMemoryLines(memoryLines).withSpool(spoolDir(), parseSize(spoolMaxBytes))
-          .withBatchLinger(Duration.ofMillis(batchLingerMillis));
+          .withBatchLinger(batchLinger);
       if (kafka.settingsFile() != null) {
         KafkaCheck.requireNotRefused(kafka); // an unreachable Kafka is waited for (spooled); wrong credentials not
       }
@@ -146,7 +150,7 @@ public final class CollectorCommand implements Callable<Integer> {
       // the data dir is unlocked
       try (DataDirLock lock = lockDataDir();
           SequenceStore sequences = openSequences();
-          MetricsLog log = new MetricsLog(metrics, Duration.ofSeconds(metricsIntervalSeconds));
+          MetricsLog log = new MetricsLog(metrics, metricsInterval);
           KafkaLineSink sink = new KafkaLineSink(settings, metrics);
           ServiceMeters meters = metricsAddress == null ? null : new ServiceMeters();
           MetricsServer endpoint = serveMetrics(metricsAddress, meters, metrics, sink);
@@ -157,8 +161,8 @@ public final class CollectorCommand implements Callable<Integer> {
           System.err.println("metrics " + endpoint.url());
         }
         CollectorKafkaProbe.startInBackground(kafka, settings.topic(), settings.spoolDir());
-        if (durationSeconds > 0) {
-          stop.await(durationSeconds, TimeUnit.SECONDS);
+        if (!duration.isZero()) {
+          stop.await(duration.toMillis(), TimeUnit.MILLISECONDS);
         } else {
           stop.await();
         }

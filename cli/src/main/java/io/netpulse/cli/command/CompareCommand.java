@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:",
         "  netpulse compare old.json new.json                       # two archives or run outputs",
         "  netpulse compare base.json new.json --fail-on-regression 5  # exit 1 if a metric is >5 %% significantly worse",
-        "  netpulse compare xlarge-plan large-plan --bootstrap-servers kafka:9092 --format markdown",
+        "  netpulse compare xlarge-plan large-plan --bootstrap-servers kafka:9092 --format md",
         "  netpulse compare instance_type=c7.large instance_type=c7.xlarge --format json",
         "", "Exit codes: 0 compared (no regression beyond --fail-on-regression), 1 a regression beyond it, "
             + "2 bad input (a missing, unreadable or wrong file, nothing found on Kafka)."})
@@ -54,25 +54,30 @@ public final class CompareCommand implements Callable<Integer> {
   String b;
 
   @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
-      description = "text, markdown or json (default: ${DEFAULT-VALUE})")
+      description = "text, md (Markdown) or json (default: ${DEFAULT-VALUE})")
   CompareFormat format;
 
   @Option(names = "--fail-on-regression", paramLabel = "PCT",
       description = "exit 1 when a metric of B is significantly worse (p < 0.05) than A's by more than PCT percent")
   Double failOnRegressionPct;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_REPORT_TIMEOUT:-30}",
+  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "${env:NETPULSE_REPORT_TIMEOUT:-30s}",
+      converter = DurationOption.Seconds.class,
       description = "how long to wait for Kafka and to read the results topic, when A or B is not a file "
-          + "(default: ${DEFAULT-VALUE})")
-  int timeoutSeconds;
+          + "; a bare number is seconds (default: ${DEFAULT-VALUE})")
+  Duration timeout;
 
   @Override
   public Integer call() {
+    if (format == CompareFormat.markdown) {
+      Deprecated.warn(spec.commandLine().getErr(), "compare", "--format markdown", "--format md");
+    }
     if (failOnRegressionPct != null && (failOnRegressionPct.isNaN() || failOnRegressionPct < 0)) {
       throw new UserError("--fail-on-regression must be a percentage ≥ 0, got " + failOnRegressionPct);
     }
-    if (timeoutSeconds < 1) {
-      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1 second, got " + timeoutSeconds);
+    if (timeout.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1s, got "
+          + io.netpulse.launcher.plan.Durations.format(timeout));
     }
     CompareReport report;
     if (isFile(a) && isFile(b)) {
@@ -94,7 +99,7 @@ public final class CompareCommand implements Callable<Integer> {
   }
 
   private Supplier<TopicSnapshot> snapshot(KafkaConnection connection) {
-    TopicSnapshot snapshot = new TopicSnapshot(connection, Duration.ofSeconds(timeoutSeconds));
+    TopicSnapshot snapshot = new TopicSnapshot(connection, timeout);
     return () -> snapshot;
   }
 

@@ -6,6 +6,7 @@ import io.netpulse.cli.demo.Demo;
 import io.netpulse.cli.stack.PipelineStack;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -22,9 +23,10 @@ public final class DemoCommand implements Callable<Integer> {
   @Mixin PipelineOptions pipeline = new PipelineOptions();
   @Mixin DashboardOptions dashboard = new DashboardOptions();
 
-  @Option(names = "--duration", paramLabel = "SECONDS",
-      description = "Stop by itself after this many seconds of traffic (default: run until Ctrl-C).")
-  int duration;
+  @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "0s", converter = DurationOption.Seconds.class,
+      description = "Stop by itself after this long of traffic, in whole seconds, e.g. 30s or 2m; a bare number is "
+          + "seconds (default: 0s, run until Ctrl-C).")
+  Duration durationOption;
 
   @Option(names = "--rate", paramLabel = "BITS_PER_SECOND", defaultValue = "1000000000",
       description = "iperf3 target rate in bit/s (default: ${DEFAULT-VALUE}).")
@@ -33,9 +35,8 @@ public final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
-    if (duration < 0) {
-      throw new UserError("--duration must be ≥ 0 seconds, got " + duration);
-    }
+    int duration = (int) Math.min(Integer.MAX_VALUE, durationOption.isZero() ? 0
+        : io.netpulse.launcher.plan.Durations.ceilSeconds(durationOption));
     if (rate <= 0) {
       throw new UserError("--rate must be a positive number of bit/s, got " + rate);
     }

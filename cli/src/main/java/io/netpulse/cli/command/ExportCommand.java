@@ -42,19 +42,21 @@ public final class ExportCommand implements Callable<Integer> {
   @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true, description = "the archive to write")
   Path output;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_REPORT_TIMEOUT:-30}",
-      description = "how long to wait for Kafka and to read the topics (default: ${DEFAULT-VALUE})")
-  int timeoutSeconds;
+  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "${env:NETPULSE_REPORT_TIMEOUT:-30s}",
+      converter = DurationOption.Seconds.class,
+      description = "how long to wait for Kafka and to read the topics ; a bare number is seconds (default: ${DEFAULT-VALUE})")
+  Duration timeout;
 
   @Override
   public Integer call() {
     source.validate();
-    if (timeoutSeconds < 1) {
-      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1 second, got " + timeoutSeconds);
+    if (timeout.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1s, got "
+          + io.netpulse.launcher.plan.Durations.format(timeout));
     }
     PrintWriter err = spec.commandLine().getErr();
     Archive archive = source.withKafka("export", kafka -> {
-      ExportReader reader = new ExportReader(kafka, source.topics(), Duration.ofSeconds(timeoutSeconds));
+      ExportReader reader = new ExportReader(kafka, source.topics(), timeout);
       Archive a = reader.read(execution);
       if (reader.unreadableRecords() > 0) {
         err.println("netpulse export: skipped " + reader.unreadableRecords() + " record(s) that were not netpulse "

@@ -47,6 +47,19 @@ public final class OptionChecks {
     }
   }
 
+  /** A duration between {@code min} and {@code max} (null: no upper bound), named in the plans' syntax. */
+  public static void requireRange(java.time.Duration value, java.time.Duration min, java.time.Duration max,
+      String flag) {
+    if (value.compareTo(min) < 0 || (max != null && value.compareTo(max) > 0)) {
+      throw new UserError(named(flag) + " must be " + (max == null ? "≥ " + fmt(min)
+          : "between " + fmt(min) + " and " + fmt(max)) + ", got " + fmt(value));
+    }
+  }
+
+  private static String fmt(java.time.Duration d) {
+    return io.netpulse.launcher.plan.Durations.format(d);
+  }
+
   public static void requirePort(int port, String flag) {
     requireRange(port, 0, 65535, flag);
   }

@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code netpulse parse --format FORMAT [--test NAME] [--tz ZONE] [FILE|-]}: a tool's saved output
+ * {@code netpulse parse --tool TOOL [--test NAME] [--tz ZONE] [FILE|-]}: a tool's saved output
  * to JSON Lines, one sample per line. Errors go to stderr with file and line; the good samples are
  * still printed. Exit 0 when at least one sample was found, 2 when none or on bad usage.
  */
@@ -45,9 +45,15 @@ public class ParseCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--format", required = true, paramLabel = "FORMAT",
-      description = "output format: sar-dev, proc-net-dev, proc-stat, ss-summary, netperf, iperf3, iperf, qperf, sockperf, ping")
-  String format;
+  /** Not picocli-required, so that the deprecated --format can stand in for it. */
+  @Option(names = "--tool", paramLabel = "TOOL",
+      description = "whose output FILE holds (required): sar-dev, proc-net-dev, proc-stat, ss-summary, netperf, iperf3, "
+          + "iperf, qperf, sockperf, ping")
+  String tool;
+
+  /** The old spelling of --tool, kept one release for scripts; --format names an output format everywhere else. */
+  @Option(names = "--format", paramLabel = "TOOL", hidden = true)
+  String deprecatedFormat;
 
   @Option(names = "--test", paramLabel = "NAME",
       description = "test type when the output does not say (netperf -P 0), e.g. TCP_RR")
@@ -75,6 +81,11 @@ public class ParseCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    String format = Deprecated.alias(err, "parse", "--format", null, deprecatedFormat, "--tool", tool);
+    if (format == null) {
+      err.println("netpulse parse: missing --tool TOOL: the tool whose output to read, e.g. --tool sar-dev");
+      return NOTHING_OR_USAGE;
+    }
     OutputParser parser;
     ZoneId tz;
     try {

@@ -55,9 +55,10 @@ public final class ReportCommand implements Callable<Integer> {
       description = "file to write, '-' for stdout (default: PLAN-report.html for html, stdout for md and csv)")
   String output;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_REPORT_TIMEOUT:-30}",
-      description = "how long to wait for Kafka and to read the topics (default: ${DEFAULT-VALUE})")
-  int timeoutSeconds;
+  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "${env:NETPULSE_REPORT_TIMEOUT:-30s}",
+      converter = DurationOption.Seconds.class,
+      description = "how long to wait for Kafka and to read the topics ; a bare number is seconds (default: ${DEFAULT-VALUE})")
+  Duration timeout;
 
   @Option(names = "--seed-figures", defaultValue = "${env:NETPULSE_SEED_FIGURES:-false}",
       description = "also show each bit rate read from sar as the seeds compute it (kB taken as 1000 B: 2.34 %% lower), "
@@ -68,8 +69,9 @@ public final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     source.validate();
-    if (timeoutSeconds < 1) {
-      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1 second, got " + timeoutSeconds);
+    if (timeout.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1s, got "
+          + io.netpulse.launcher.plan.Durations.format(timeout));
     }
     Archive archive = archiveFile();
     Plan planFile = archive == null ? planFile(err) : null;
@@ -83,7 +85,7 @@ public final class ReportCommand implements Callable<Integer> {
 
   private PlanReport read(KafkaConnection kafka, String name, List<String> order, PrintWriter err) {
     ReportReader reader = new ReportReader(kafka, source.topics(),
-        Duration.ofSeconds(Math.max(1, timeoutSeconds)));
+        timeout);
     PlanReport report = reader.read(name, order);
     if (reader.unreadableRecords() > 0) {
       err.println("netpulse report: skipped " + reader.unreadableRecords() + " record(s) that were not netpulse "
@@ -126,7 +128,7 @@ public final class ReportCommand implements Callable<Integer> {
       return null;
     }
     try {
-      return PlanLoader.load(file);
+      return PlanLoader.load(file, w -> err.println(w.describe()));
     } catch (PlanException e) {
       for (PlanError error : e.errors()) {
         err.println(error.describe());

@@ -51,13 +51,16 @@ public class RunCommand implements Callable<Integer> {
       description = "install missing tools on the hosts with their package manager (apt: enables non-free for netperf)")
   boolean installTools;
 
-  @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_CONNECT_TIMEOUT:-10}",
-      description = "SSH connect timeout per host (default: ${DEFAULT-VALUE})")
-  int connectTimeoutSeconds;
+  @Option(names = "--connect-timeout", paramLabel = "DURATION", defaultValue = "${env:NETPULSE_CONNECT_TIMEOUT:-10s}",
+      converter = DurationOption.Seconds.class,
+      description = "SSH connect timeout per host, e.g. 10s or 1m; a bare number is seconds (default: ${DEFAULT-VALUE})")
+  Duration connectTimeout;
 
-  @Option(names = "--result-timeout", paramLabel = "SECONDS", defaultValue = "${env:NETPULSE_RESULT_TIMEOUT:-30}",
-      description = "how long to wait for the processor's result after a test's last repetition (default: ${DEFAULT-VALUE})")
-  int resultTimeoutSeconds;
+  @Option(names = "--result-timeout", paramLabel = "DURATION", defaultValue = "${env:NETPULSE_RESULT_TIMEOUT:-30s}",
+      converter = DurationOption.Seconds.class,
+      description = "how long to wait for the processor's result after a test's last repetition; a bare number is "
+          + "seconds (default: ${DEFAULT-VALUE})")
+  Duration resultTimeout;
 
   @Option(names = "--attach", defaultValue = "${env:NETPULSE_ATTACH:-false}",
       description = "use the processor and store writer already running against the Kafka of --bootstrap-servers or "
@@ -87,9 +90,13 @@ public class RunCommand implements Callable<Integer> {
       description = "the SUT interface to assume for sar results (default: ${DEFAULT-VALUE})")
   String iface;
 
-  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "${env:NETPULSE_OUTPUT:-text}",
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "${env:NETPULSE_FORMAT:-text}",
       description = "text or json (default: ${DEFAULT-VALUE})")
-  Output output;
+  Output format;
+
+  /** The old spelling of --format (and NETPULSE_OUTPUT), kept one release for scripts; warns when used. */
+  @Option(names = "--output", paramLabel = "FORMAT", hidden = true, defaultValue = "${env:NETPULSE_OUTPUT}")
+  Output deprecatedOutput;
 
   @Option(names = "--seed-figures", defaultValue = "${env:NETPULSE_SEED_FIGURES:-false}",
       description = "also print each bit rate read from sar as the seeds compute it (kB taken as 1000 B: 2.34 %% lower), "
@@ -100,9 +107,10 @@ public class RunCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    Output output = Deprecated.alias(err, "run", "--output", "NETPULSE_OUTPUT", deprecatedOutput, "--format", format);
     Plan plan;
     try {
-      plan = PlanLoader.load(planFile);
+      plan = PlanLoader.load(planFile, w -> err.println(w.describe()));
     } catch (PlanException e) {
       for (PlanError error : e.errors()) {
         err.println(error.describe());
@@ -112,7 +120,7 @@ public class RunCommand implements Callable<Integer> {
       return BAD_INPUT;
     }
     if (!dryRun) {
-      return execute(plan, out);
+      return execute(plan, out, output);
     }
     if (queues == null && plan.tests().stream().anyMatch(RunCommand::usesAutoStreams)) {
       err.println("netpulse run: the plan has streams: auto, which a real run derives from the SUT's queue count; "
@@ -141,11 +149,11 @@ public class RunCommand implements Callable<Integer> {
     return OK;
   }
 
-  private int execute(Plan plan, PrintWriter out) {
+  private int execute(Plan plan, PrintWriter out, Output output) {
     pipeline.validate();
     dashboard.validate();
-    OptionChecks.requireRange(connectTimeoutSeconds, 1, Integer.MAX_VALUE, "--connect-timeout");
-    OptionChecks.requireRange(resultTimeoutSeconds, 1, Integer.MAX_VALUE, "--result-timeout");
+    OptionChecks.requireRange(connectTimeout, Duration.ofSeconds(1), null, "--connect-timeout");
+    OptionChecks.requireRange(resultTimeout, Duration.ofSeconds(1), null, "--result-timeout");
     PrintStream progress = System.err;
     PipelineStack stack = attach
         ? PipelineStack.attach(requireKafkaToAttach(), pipeline.topics(), progress)
@@ -173,7 +181,7 @@ public class RunCommand implements Callable<Integer> {
         progress.println("dashboard " + stack.dashboard().url("runs.html"));
       }
       PlanExecution execution = new PlanExecution(plan, new PlanExecution.Settings(installTools,
-          Duration.ofSeconds(connectTimeoutSeconds), Duration.ofSeconds(resultTimeoutSeconds), remoteJar),
+          connectTimeout, resultTimeout, remoteJar),
           stack.kafka(), stack.topics(), progress, System.console() != null);
       running.set(execution);
       ExecutionReport report = execution.execute();

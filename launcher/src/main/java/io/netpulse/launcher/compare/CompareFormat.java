@@ -16,7 +16,9 @@ import java.util.Locale;
 
 /** The formats of {@code netpulse compare}: an aligned table for terminals, Markdown for tickets, JSON for programs. */
 public enum CompareFormat {
-  text, markdown, json;
+  text, md, json,
+  /** The old name of {@link #md} (report's --format says md), accepted one more release. */
+  markdown;
 
   private static final List<String> HEADER =
       List.of("test", "metric", "unit", "A mean ± ci95 (n)", "B mean ± ci95 (n)", "B/A", "p", "verdict");
@@ -25,7 +27,7 @@ public enum CompareFormat {
   public void write(CompareReport report, Double failOnRegressionPct, PrintWriter out) {
     switch (this) {
       case text -> table(report, failOnRegressionPct, out, false);
-      case markdown -> table(report, failOnRegressionPct, out, true);
+      case md, markdown -> table(report, failOnRegressionPct, out, true);
       case json -> json(report, failOnRegressionPct, out);
     }
     out.flush();

@@ -25,8 +25,11 @@ import java.util.regex.Pattern;
 final class HostsReader {
 
   static final List<String> HOST_KEYS =
-      List.of("address", "test_address", "user", "port", "identity", "known_hosts", "accept_new_host_keys",
-          "proxy_jump", "java", "source_addresses", "ssh_config");
+      List.of("address", "test_address", "user", "port", "identity", "known_hosts", "host_key_policy",
+          "accept_new_host_keys", "proxy_jump", "java", "source_addresses", "ssh_config");
+
+  /** The inventory's spelling, which plans share; accept_new_host_keys: true is its deprecated plan-only form. */
+  static final List<String> HOST_KEY_POLICIES = List.of("strict", "accept-new");
 
   private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
   private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
@@ -109,7 +112,7 @@ final class HostsReader {
         }
       }
       String knownHosts = r.text(h, "known_hosts", where, null);
-      boolean acceptNew = r.bool(h, "accept_new_host_keys", where, false);
+      boolean acceptNew = hostKeyPolicy(h, where);
       String java = r.text(h, "java", where, null);
       if (java != null && ArgumentCheck.programProblem(java) != null) {
         r.error(r.value(h, "java").at(), where + " java '" + java + "' " + ArgumentCheck.programProblem(java)
@@ -285,5 +288,23 @@ final class HostsReader {
     }
     Path p = Path.of(text.startsWith("~/") ? System.getProperty("user.home") + text.substring(1) : text);
     return baseDir == null || p.isAbsolute() ? p : baseDir.resolve(p).normalize();
+  }
+
+  /** True for {@code host_key_policy: accept-new} or the deprecated {@code accept_new_host_keys: true} (warned). */
+  private boolean hostKeyPolicy(MapNode h, String where) {
+    Node old = r.value(h, "accept_new_host_keys");
+    Node policy = r.value(h, "host_key_policy");
+    if (old != null && policy != null) {
+      r.error(old.at(), where + " has both host_key_policy and accept_new_host_keys (its old spelling): keep "
+          + "host_key_policy only");
+      return false;
+    }
+    if (old != null) {
+      boolean acceptNew = r.bool(h, "accept_new_host_keys", where, false);
+      r.warn(old.at(), where + " accept_new_host_keys is deprecated and will be removed in the next release; write "
+          + "host_key_policy: " + (acceptNew ? "accept-new" : "strict") + " (as inventories do)");
+      return acceptNew;
+    }
+    return r.choice(h, "host_key_policy", where, "strict", HOST_KEY_POLICIES, t -> t).equals("accept-new");
   }
 }

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -38,14 +39,22 @@ public final class PlanLoader {
   private final PlanReader r;
 
 
-  private PlanLoader(String file, Path baseDir, List<PlanError> errors) {
+  private PlanLoader(String file, Path baseDir, List<PlanError> errors, Consumer<PlanError> warnings) {
     this.file = file;
     this.baseDir = baseDir;
-    this.r = new PlanReader(file, errors);
+    this.r = new PlanReader(file, errors, warnings);
   }
 
-  /** Reads and validates {@code planFile}; relative key paths resolve against its directory. */
+  /** {@link #load(Path, Consumer)} with warnings (deprecated keys) printed to stderr, one line each. */
   public static Plan load(Path planFile) throws PlanException {
+    return load(planFile, w -> System.err.println(w.describe()));
+  }
+
+  /**
+   * Reads and validates {@code planFile}; relative key paths resolve against its directory. {@code warnings} gets
+   * what still works but should be written otherwise (deprecated keys), as {@code file:line:column: warning: ...}.
+   */
+  public static Plan load(Path planFile, Consumer<PlanError> warnings) throws PlanException {
     String text;
     try {
       text = Files.readString(planFile, StandardCharsets.UTF_8);
@@ -57,11 +66,17 @@ public final class PlanLoader {
           "cannot read the plan: " + e.getMessage() + ", expected a readable YAML file")));
     }
     Path dir = planFile.toAbsolutePath().getParent();
-    return parse(planFile.toString(), dir, text);
+    return parse(planFile.toString(), dir, text, warnings);
   }
 
   /** Validates plan text; {@code fileName} is used in messages, {@code baseDir} for relative paths. */
   public static Plan parse(String fileName, Path baseDir, String text) throws PlanException {
+    return parse(fileName, baseDir, text, w -> System.err.println(w.describe()));
+  }
+
+  /** {@link #parse(String, Path, String)}, with warnings given to {@code warnings}. */
+  public static Plan parse(String fileName, Path baseDir, String text, Consumer<PlanError> warnings)
+      throws PlanException {
     List<PlanError> errors = new ArrayList<>();
     Node root;
     try {
@@ -70,7 +85,7 @@ public final class PlanLoader {
       errors.add(new PlanError(fileName, e.at.line(), e.at.column(), e.getMessage()));
       throw new PlanException(errors);
     }
-    Plan plan = new PlanLoader(fileName, baseDir, errors).plan(root);
+    Plan plan = new PlanLoader(fileName, baseDir, errors, warnings).plan(root);
     if (!errors.isEmpty()) {
       errors.sort(java.util.Comparator.comparingInt(PlanError::line).thenComparingInt(PlanError::column));
       throw new PlanException(errors);

@@ -21,14 +21,25 @@ final class PlanReader {
 
   private final String file;
   final List<PlanError> errors;
+  private final java.util.function.Consumer<PlanError> warnings;
 
   PlanReader(String file, List<PlanError> errors) {
+    this(file, errors, w -> { });
+  }
+
+  PlanReader(String file, List<PlanError> errors, java.util.function.Consumer<PlanError> warnings) {
     this.file = file;
     this.errors = errors;
+    this.warnings = warnings;
   }
 
   void error(Location at, String message) {
     errors.add(new PlanError(file, at.line(), at.column(), message));
+  }
+
+  /** Something the plan should say otherwise but that still works, e.g. a deprecated key. */
+  void warn(Location at, String message) {
+    warnings.accept(new PlanError(file, at.line(), at.column(), "warning: " + message));
   }
 
   /** Reports keys of {@code map} outside {@code allowed}, with the nearest allowed key as a suggestion. */

@@ -65,7 +65,7 @@ final class SshConfigs {
   /**
    * The bastion {@code user@name:port} (user, port null when not written) of {@code self}, with the bastions its own
    * ProxyJump names first; what the configuration does not say comes from {@code self}: its user, port 22, identity,
-   * known_hosts, accept_new_host_keys and agent. Null on an error (recorded at {@code at}).
+   * known_hosts, host_key_policy and agent. Null on an error (recorded at {@code at}).
    */
   List<HostSpec> outside(HostSpec self, String text, String user, String name, Integer port, YamlTree.Location at,
       String where) {
