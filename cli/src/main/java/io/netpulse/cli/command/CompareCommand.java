@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
         + "Welch's two-sided t-test p-value and a verdict for B (better, worse, no significant difference at "
         + "alpha 0.05; not enough repetitions below 2 on a side) that knows each metric's direction (bandwidth, "
         + "pps, connections: higher is better; latency: lower is better).",
-        "A and B are each a file (an archive from 'netpulse export', or the output of 'netpulse run --output "
+        "A and B are each a file (an archive from 'netpulse export', or the output of 'netpulse run --format "
             + "json'), or read from the results topic: an execution id, a plan's name (its latest execution) or "
             + "a label selector KEY=VALUE[,KEY=VALUE] (the latest execution with those labels)."},
     footer = {"", "Examples:",

@@ -39,8 +39,9 @@ public final class ExportCommand implements Callable<Integer> {
       description = "the execution id, as 'netpulse run' prints it (PLAN-yyyyMMddTHHmmssZ)")
   String execution;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true, description = "the archive to write")
-  Path output;
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "-",
+      description = "the archive to write, '-' for stdout (default: ${DEFAULT-VALUE})")
+  String output;
 
   @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "${env:NETPULSE_REPORT_TIMEOUT:-30s}",
       converter = DurationOption.Seconds.class,
@@ -64,8 +65,19 @@ public final class ExportCommand implements Callable<Integer> {
       }
       return a;
     });
-    archive.write(output);
-    err.println("archive " + output.toAbsolutePath() + " (execution " + execution + " of plan " + archive.plan() + ", "
+    if (output.equals("-")) {
+      try {
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(io.netpulse.common.json.Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(archive));
+        out.flush();
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException("an archive is records of strings and numbers, which always serialise", e);
+      }
+      return 0;
+    }
+    Path file = Path.of(output);
+    archive.write(file);
+    err.println("archive " + file.toAbsolutePath() + " (execution " + execution + " of plan " + archive.plan() + ", "
         + archive.sections().size() + " results, " + archive.toolOutput().size() + " tool outputs)");
     err.flush();
     return 0;

@@ -86,6 +86,11 @@ public class ParseCommand implements Callable<Integer> {
       err.println("netpulse parse: missing --tool TOOL: the tool whose output to read, e.g. --tool sar-dev");
       return NOTHING_OR_USAGE;
     }
+    if (!Parsers.formats().contains(format)) {
+      err.println("netpulse parse: unknown --tool '" + format + "', expected one of: "
+          + String.join(", ", Parsers.formats()));
+      return NOTHING_OR_USAGE;
+    }
     OutputParser parser;
     ZoneId tz;
     try {

@@ -51,7 +51,7 @@ public final class ReportCommand implements Callable<Integer> {
       description = "html, md or csv (default: ${DEFAULT-VALUE})")
   ReportFormat format;
 
-  @Option(names = "--output", paramLabel = "FILE",
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
       description = "file to write, '-' for stdout (default: PLAN-report.html for html, stdout for md and csv)")
   String output;
 

@@ -187,8 +187,8 @@ class HelpMatchesBehaviourTest {
     assertThat(prefix.err()).startsWith("netpulse: --topic-prefix (NETPULSE_TOPIC_PREFIX) may hold only letters");
 
     CliRun linger = CliRun.of("collector", "agent", "--bootstrap-servers", "127.0.0.1:1", "--batch-linger", "20000");
-    assertThat(linger.err().strip()).isEqualTo("netpulse: --batch-linger (NETPULSE_BATCH_LINGER) must be between 0 "
-        + "and 10000, got 20000");
+    assertThat(linger.err().strip()).isEqualTo("netpulse: --batch-linger (NETPULSE_BATCH_LINGER) must be between 0s "
+        + "and 10s, got 20s");
   }
 
   @Test

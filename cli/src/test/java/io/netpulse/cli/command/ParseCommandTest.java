@@ -55,7 +55,7 @@ class ParseCommandTest {
   void sarFileToJsonLinesWithErrorsOnStderr(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("sar.txt");
     Files.writeString(file, SAR);
-    Run r = run("", "--format", Sources.SAR_DEV, "--tz", "UTC", file.toString());
+    Run r = run("", "--tool", Sources.SAR_DEV, "--tz", "UTC", file.toString());
     assertThat(r.exit()).isZero();
     assertThat(r.out()).hasSize(8); // one good row + Average, 4 metrics each
     JsonNode first = r.out().get(0);
@@ -76,7 +76,7 @@ class ParseCommandTest {
   @Test
   void stdinAndTestOption() throws Exception {
     Run r = run("16384  131072 1        1       2.00     44445.24   \n16384  131072\n",
-        "--format", "netperf", "--test", "TCP_RR", "-");
+        "--tool", "netperf", "--test", "TCP_RR", "-");
     assertThat(r.exit()).isZero();
     assertThat(r.out()).singleElement().satisfies(j -> {
       assertThat(j.get("metric").asText()).isEqualTo("trans_per_s");
@@ -86,23 +86,36 @@ class ParseCommandTest {
     });
   }
 
+  /** --format was parse's name for --tool until --format came to mean the output format everywhere. */
+  @Test
+  void theOldFormatSpellingStillWorksWithOneWarning() throws Exception {
+    Run r = run("16384  131072 1        1       2.00     44445.24   \n16384  131072\n",
+        "--format", "netperf", "--test", "TCP_RR", "-");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).singleElement().satisfies(j -> assertThat(j.get("value").asDouble()).isEqualTo(44445.24));
+    assertThat(r.err().strip()).isEqualTo("netpulse parse: warning: --format is deprecated and will be removed in "
+        + "the next release; use --tool");
+  }
+
   @Test
   void noSamplesOrBadUsageExitTwo(@TempDir Path dir) throws Exception {
-    Run none = run("16384  131072 1        1       2.00     44445.24\n", "--format", "netperf");
+    Run none = run("16384  131072 1        1       2.00     44445.24\n", "--tool", "netperf");
     assertThat(none.exit()).isEqualTo(2);
     assertThat(none.out()).isEmpty();
     assertThat(none.err()).contains("<stdin>: line 1").contains("--test");
 
-    Run unknown = run("", "--format", "nope");
+    Run unknown = run("", "--tool", "nope");
     assertThat(unknown.exit()).isEqualTo(2);
-    assertThat(unknown.err()).contains("unknown format 'nope'").contains(Sources.SAR_DEV);
+    assertThat(unknown.err()).contains("unknown --tool 'nope'").contains(Sources.SAR_DEV);
 
-    Run missing = run("", "--format", "ping", dir.resolve("absent.txt").toString());
+    Run missing = run("", "--tool", "ping", dir.resolve("absent.txt").toString());
     assertThat(missing.exit()).isEqualTo(2);
     assertThat(missing.err()).contains("cannot read").contains("absent.txt");
 
-    assertThat(run("", "--tz", "UTC").exit()).isEqualTo(2); // --format is required
-    assertThat(run("", "--format", Sources.SAR_DEV, "--tz", "Mars/Olympus").err()).contains("Mars/Olympus");
+    Run noTool = run("", "--tz", "UTC");
+    assertThat(noTool.exit()).isEqualTo(2);
+    assertThat(noTool.err()).contains("missing --tool TOOL");
+    assertThat(run("", "--tool", Sources.SAR_DEV, "--tz", "Mars/Olympus").err()).contains("Mars/Olympus");
   }
 
   @Test
@@ -111,7 +124,7 @@ class ParseCommandTest {
     byte[] text = ("64 bytes from 198.19.250.2: icmp_seq=1 ttl=64 time=0.180 ms\n\u00ff\u00fe"
         + "\n3 packets transmitted, 3 received, 0% packet loss, time 411ms\n").getBytes(StandardCharsets.ISO_8859_1);
     Files.write(file, text);
-    Run r = run("", "--format", "ping", file.toString());
+    Run r = run("", "--tool", "ping", file.toString());
     assertThat(r.exit()).isZero();
     assertThat(r.out()).extracting(j -> j.get("metric").asText())
         .containsExactly("rtt_ms", "transmitted", "received", "loss_pct");

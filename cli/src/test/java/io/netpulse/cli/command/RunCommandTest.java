@@ -45,7 +45,7 @@ class RunCommandTest {
 
   @Test
   void dryRunAsJson() throws Exception {
-    CliRun r = run("run", EXAMPLE, "--dry-run", "--queues", "2", "--iface", "ens5", "--output", "json");
+    CliRun r = run("run", EXAMPLE, "--dry-run", "--queues", "2", "--iface", "ens5", "--format", "json");
     assertThat(r.exit()).isZero();
     JsonNode all = Json.mapper().readTree(r.out());
     assertThat(all.size()).isEqualTo(30);
@@ -126,7 +126,7 @@ class RunCommandTest {
   void everyExampleDryRuns() throws Exception {
     try (var files = Files.list(Path.of("..", "examples"))) {
       for (Path p : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-        CliRun r = run("run", p.toString(), "--dry-run", "--queues", "8", "--output", "json");
+        CliRun r = run("run", p.toString(), "--dry-run", "--queues", "8", "--format", "json");
         assertThat(r.exit()).as(p + ": " + r.err()).isZero();
         assertThat(Json.mapper().readTree(r.out()).size()).as(p.toString()).isPositive();
       }

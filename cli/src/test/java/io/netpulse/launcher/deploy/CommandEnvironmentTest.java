@@ -60,7 +60,7 @@ class CommandEnvironmentTest {
     CommandLine.ParseResult parsed = cli.parseArgs("collector", "agent", "--bootstrap-servers", "k:9092",
         "--batch-linger", "250");
     CommandLine.ParseResult agent = parsed.subcommand().subcommand();
-    assertThat(agent.matchedOptionValue("--batch-linger", 0)).isEqualTo(250);
+    assertThat(agent.matchedOptionValue("--batch-linger", java.time.Duration.ZERO)).isEqualTo(java.time.Duration.ofMillis(250));
     assertThat(agent.commandSpec().findOption("--spool-max-bytes").getValue().toString()).isEqualTo("256m");
     assertThat(agent.commandSpec().findOption("--samplers").getValue().toString()).isEqualTo("[sar-dev, ss-summary]");
   }

@@ -113,7 +113,7 @@ class CompareEndToEndTest {
     assertThat(gate.exit()).as(gate.out() + gate.err()).isEqualTo(1);
     assertThat(gate.out()).contains("REGRESSION", "rx_bandwidth/rx_bps", "rx_pps/rx_pps");
     CliRun passes = CliRun.of("compare", slow.archive().toString(), fast.archive().toString(), "--fail-on-regression",
-        "10", "--format", "markdown");
+        "10", "--format", "md");
     assertThat(passes.exit()).as(passes.out() + passes.err()).isZero();
     assertThat(passes.out()).contains("| rx_bandwidth | rx_bps | bit/s |");
 

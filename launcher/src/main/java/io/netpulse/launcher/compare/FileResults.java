@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Results from a file: an archive of {@code netpulse export}, or what {@code netpulse run --output json} printed (an
+ * Results from a file: an archive of {@code netpulse export}, or what {@code netpulse run --format json} printed (an
  * array with one entry per test and metric: {@code test}, {@code metric}, {@code unit}, {@code runs}, and
  * {@code repetitions} naming each run's repetition).
  */
@@ -29,7 +29,7 @@ public record FileResults(Path file) implements ResultSource {
       return fromRunOutput(json);
     }
     throw new UserError(file + ": neither a netpulse archive (netpulse export) nor the output of 'netpulse run "
-        + "--output json' (a JSON array of results)");
+        + "--format json' (a JSON array of results)");
   }
 
   private ExecutionResults fromArchive(Archive a) {
@@ -50,7 +50,7 @@ public record FileResults(Path file) implements ResultSource {
       index++;
       if (!r.isObject()) {
         throw new UserError(file + ": entry " + index + " is not an object: not the output of 'netpulse run "
-            + "--output json'");
+            + "--format json'");
       }
       if (r.has("error")) {
         continue; // a test that could not run has no values
@@ -60,7 +60,7 @@ public record FileResults(Path file) implements ResultSource {
       JsonNode runs = r.path("runs");
       if (!runs.isArray()) {
         throw new UserError(file + ": entry " + index + " (" + test + "/" + metric + ") has no \"runs\" array of "
-            + "values: not the output of 'netpulse run --output json'");
+            + "values: not the output of 'netpulse run --format json'");
       }
       metrics.add(new ExecutionResults.Metric(test, metric, r.path("unit").asText(null), values(r, runs, index)));
       // newer run output may name them per entry; older has neither
@@ -97,7 +97,7 @@ public record FileResults(Path file) implements ResultSource {
     JsonNode v = r.path(field);
     if (!v.isTextual() || v.asText().isBlank()) {
       throw new UserError(file + ": entry " + index + " has no \"" + field + "\": not the output of 'netpulse run "
-          + "--output json'");
+          + "--format json'");
     }
     return v.asText();
   }

@@ -26,9 +26,12 @@ final class HostsReader {
 
   static final List<String> HOST_KEYS =
       List.of("address", "test_address", "user", "port", "identity", "known_hosts", "host_key_policy",
-          "accept_new_host_keys", "proxy_jump", "java", "source_addresses", "ssh_config");
+          "proxy_jump", "java", "source_addresses", "ssh_config");
 
   /** The inventory's spelling, which plans share; accept_new_host_keys: true is its deprecated plan-only form. */
+  /** Old spellings still read (with a warning) for one release. */
+  static final List<String> DEPRECATED_HOST_KEYS = List.of("accept_new_host_keys");
+
   static final List<String> HOST_KEY_POLICIES = List.of("strict", "accept-new");
 
   private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
@@ -71,7 +74,7 @@ final class HostsReader {
       if (h == null) {
         continue;
       }
-      r.onlyKeys(h, HOST_KEYS, where);
+      r.onlyKeys(h, HOST_KEYS, DEPRECATED_HOST_KEYS, where);
       String address = address(h, "address", where, true);
       String testAddress = address(h, "test_address", where, false);
       String configFile = r.text(h, "ssh_config", where, null);

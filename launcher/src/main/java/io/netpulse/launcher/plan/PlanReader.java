@@ -44,8 +44,13 @@ final class PlanReader {
 
   /** Reports keys of {@code map} outside {@code allowed}, with the nearest allowed key as a suggestion. */
   void onlyKeys(MapNode map, Collection<String> allowed, String where) {
+    onlyKeys(map, allowed, List.of(), where);
+  }
+
+  /** {@link #onlyKeys(MapNode, Collection, String)} that also accepts {@code deprecated} keys, never suggested. */
+  void onlyKeys(MapNode map, Collection<String> allowed, Collection<String> deprecated, String where) {
     for (Entry e : map.entries().values()) {
-      if (!allowed.contains(e.key())) {
+      if (!allowed.contains(e.key()) && !deprecated.contains(e.key())) {
         String near = Suggestions.closest(e.key(), allowed);
         error(e.keyAt(), "unknown key '" + Addresses.printable(e.key()) + "' in " + where
             + (near != null ? ", did you mean '" + near + "'?" : ",")

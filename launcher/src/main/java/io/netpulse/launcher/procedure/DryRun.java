@@ -80,7 +80,7 @@ public final class DryRun {
     out.flush();
   }
 
-  /** One entry per test and repetition, for {@code --output json}. */
+  /** One entry per test and repetition, for {@code --format json}. */
   public List<Map<String, Object>> toJson() {
     List<Map<String, Object>> out = new ArrayList<>();
     for (TestProcedure p : procedures) {

@@ -47,7 +47,7 @@ public record Archive(String format, int schema, long exportedAtMs, String plan,
     try {
       Json.mapper().writerWithDefaultPrettyPrinter().writeValue(file.toFile(), this);
     } catch (IOException e) {
-      throw new UserError("cannot write " + file + ": " + e.getMessage() + " (choose another -o FILE)");
+      throw new UserError("cannot write " + file + ": " + e.getMessage() + " (choose another --output FILE)");
     }
   }
 
@@ -93,7 +93,7 @@ public record Archive(String format, int schema, long exportedAtMs, String plan,
       byte[] bytes = Files.readAllBytes(file);
       JsonNode json = Json.mapper().readTree(bytes);
       if (json == null || json.isMissingNode()) {
-        throw new UserError(file + ": empty file, expected JSON (a netpulse archive or 'netpulse run --output json')");
+        throw new UserError(file + ": empty file, expected JSON (a netpulse archive or 'netpulse run --format json')");
       }
       return json;
     } catch (NoSuchFileException e) {
@@ -101,10 +101,10 @@ public record Archive(String format, int schema, long exportedAtMs, String plan,
     } catch (AccessDeniedException e) {
       throw new UserError(file + ": cannot read it (permission denied)");
     } catch (MismatchedInputException e) {
-      throw new UserError(file + ": empty file, expected JSON (a netpulse archive or 'netpulse run --output json')");
+      throw new UserError(file + ": empty file, expected JSON (a netpulse archive or 'netpulse run --format json')");
     } catch (JsonProcessingException e) {
       throw new UserError(file + ": not JSON (line " + e.getLocation().getLineNr() + ", column "
-          + e.getLocation().getColumnNr() + "): expected a netpulse archive or 'netpulse run --output json'");
+          + e.getLocation().getColumnNr() + "): expected a netpulse archive or 'netpulse run --format json'");
     } catch (IOException e) {
       throw new UserError(file + ": cannot read it: " + e.getMessage());
     }

@@ -76,7 +76,7 @@ public final class CpuNotes {
     return b.append(" over ").append(u.seconds()).append(" s").toString();
   }
 
-  /** One host's figure for {@code --output json}: names in camel case as on the topics, units in the names. */
+  /** One host's figure for {@code --format json}: names in camel case as on the topics, units in the names. */
   public static Map<String, Object> json(CpuUse u) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("host", u.host());

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a plan execution produced, for the final table and {@code --output json}; {@code labels} the plan's;
+ * What a plan execution produced, for the final table and {@code --format json}; {@code labels} the plan's;
  * {@code interrupted} when SIGINT/SIGTERM (Ctrl-C) stopped it.
  */
 public record ExecutionReport(String plan, String execution, long wallMillis, Map<String, HostFacts> hosts,

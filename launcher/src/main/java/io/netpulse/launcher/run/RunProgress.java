@@ -16,7 +16,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * The live terminal view of a run, on stderr (stdout is kept for the result, e.g. {@code --output json}):
+ * The live terminal view of a run, on stderr (stdout is kept for the result, e.g. {@code --format json}):
  * one progress bar per repetition with test, repetition, phase, elapsed seconds and the current 1-s
  * rate of the metric under test on the SUT. On a terminal the bar redraws in place; otherwise (CI
  * logs, a pipe) it prints a plain line every few seconds.

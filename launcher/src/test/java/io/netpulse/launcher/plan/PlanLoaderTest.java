@@ -32,7 +32,7 @@ class PlanLoaderTest {
       name: t
       hosts:
         sut:  { address: 198.18.0.2 }
-        peer: { address: 198.18.0.1, user: bench, port: 2222, identity: keys/id, accept_new_host_keys: true }
+        peer: { address: 198.18.0.1, user: bench, port: 2222, identity: keys/id, host_key_policy: accept-new }
       """;
 
   @Test
@@ -154,7 +154,7 @@ class PlanLoaderTest {
         "plan.yaml:4:20: host 'peer' address: '198.18.0.300' is not an IPv4 literal (four numbers 0-255), "
             + "expected an IP literal or a host name",
         "plan.yaml:4:34: unknown key 'adress' in host 'peer', did you mean 'address'? expected one of: "
-            + "address, test_address, user, port, identity, known_hosts, accept_new_host_keys, proxy_jump, java, "
+            + "address, test_address, user, port, identity, known_hosts, host_key_policy, proxy_jump, java, "
             + "source_addresses, ssh_config",
         "plan.yaml:5:14: the plan repetitions is text ('many'), expected a whole number from 1 to 1000",
         "plan.yaml:6:9: the plan warmup is '5', expected a duration with a unit such as 500ms, 10s, 2m or 1h",

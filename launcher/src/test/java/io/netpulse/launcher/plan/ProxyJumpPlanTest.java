@@ -54,7 +54,7 @@ class ProxyJumpPlanTest {
           sut:   { address: 10.0.1.2, test_address: 10.0.0.2, proxy_jump: inner, identity: keys/sut }
           peer:  { address: 10.0.1.1, proxy_jump: "ops@203.0.113.5:2222, inner" }
           inner: { address: 10.0.9.9, user: jump, port: 2200, identity: keys/inner, known_hosts: kh/inner,
-                   accept_new_host_keys: true, proxy_jump: [outer] }
+                   host_key_policy: accept-new, proxy_jump: [outer] }
           outer: { address: 203.0.113.7, user: ec2-user }
         """));
     List<HostSpec> sutPath = p.host("sut").proxyJump();
