@@ -14,18 +14,30 @@ public final class ProcessorTuning {
       description = "exactly-once or at-least-once (default: ${DEFAULT-VALUE}).")
   public String guarantee;
 
-  @Option(names = "--commit-ms", defaultValue = "${env:NETPULSE_COMMIT_MS:-100}",
-      description = "Kafka Streams commit interval in ms; with exactly-once it bounds how soon outputs are "
-          + "visible (default: ${DEFAULT-VALUE}).")
-  public long commitMs;
+  @Option(names = "--commit-interval", paramLabel = "DURATION",
+      defaultValue = "${env:NETPULSE_COMMIT_INTERVAL:-100ms}", converter = DurationOption.Millis.class,
+      description = "Kafka Streams commit interval; with exactly-once it bounds how soon outputs are visible; a bare "
+          + "number is milliseconds (default: ${DEFAULT-VALUE}).")
+  public Duration commitInterval;
+
+  /** The old spelling of --commit-interval (and NETPULSE_COMMIT_MS), kept one release; warns when used. */
+  @Option(names = "--commit-ms", paramLabel = "DURATION", hidden = true, defaultValue = "${env:NETPULSE_COMMIT_MS}",
+      converter = DurationOption.Millis.class)
+  public Duration deprecatedCommitMs;
 
   @Option(names = "--stream-threads", defaultValue = "${env:NETPULSE_STREAM_THREADS:-1}",
       description = "Kafka Streams threads of this instance (default: ${DEFAULT-VALUE}).")
   public int streamThreads;
 
-  @Option(names = "--producer-linger-ms", defaultValue = "${env:NETPULSE_PRODUCER_LINGER_MS:-5}",
-      description = "linger.ms of the processor's producer (default: ${DEFAULT-VALUE}).")
-  public int producerLingerMs;
+  @Option(names = "--producer-linger", paramLabel = "DURATION",
+      defaultValue = "${env:NETPULSE_PRODUCER_LINGER:-5ms}", converter = DurationOption.Millis.class,
+      description = "linger.ms of the processor's producer; a bare number is milliseconds (default: ${DEFAULT-VALUE}).")
+  public Duration producerLinger;
+
+  /** The old spelling of --producer-linger (and NETPULSE_PRODUCER_LINGER_MS), kept one release; warns when used. */
+  @Option(names = "--producer-linger-ms", paramLabel = "DURATION", hidden = true, defaultValue = "${env:NETPULSE_PRODUCER_LINGER_MS}",
+      converter = DurationOption.Millis.class)
+  public Duration deprecatedProducerLingerMs;
 
   @Option(names = "--producer-compression", defaultValue = "${env:NETPULSE_PRODUCER_COMPRESSION:-none}",
       description = "compression of the processor's producer: none, lz4, zstd, snappy, gzip (default: ${DEFAULT-VALUE}).")
@@ -33,14 +45,19 @@ public final class ProcessorTuning {
 
   /** The settings, or a UserError naming the bad option and its variable. */
   public ProcessorSettings settings() {
-    OptionChecks.requireRange(commitMs, 1, Long.MAX_VALUE, "--commit-ms");
+    java.io.PrintWriter err = new java.io.PrintWriter(System.err, true);
+    Duration commit = Deprecated.alias(err, "processor", "--commit-ms", "NETPULSE_COMMIT_MS", deprecatedCommitMs,
+        "--commit-interval", commitInterval);
+    Duration linger = Deprecated.alias(err, "processor", "--producer-linger-ms", "NETPULSE_PRODUCER_LINGER_MS",
+        deprecatedProducerLingerMs, "--producer-linger", producerLinger);
+    OptionChecks.requireRange(commit, Duration.ofMillis(1), null, "--commit-interval");
     OptionChecks.requireRange(streamThreads, 1, Long.MAX_VALUE, "--stream-threads");
-    OptionChecks.requireRange(producerLingerMs, 0, Long.MAX_VALUE, "--producer-linger-ms");
+    OptionChecks.requireRange(linger, Duration.ZERO, Duration.ofMillis(Integer.MAX_VALUE), "--producer-linger");
     ProcessorSettings s = ProcessorSettings.DEFAULTS;
     s = named("--guarantee", s, x -> x.withGuarantee(guarantee));
-    s = named("--commit-ms", s, x -> x.withCommitInterval(Duration.ofMillis(commitMs)));
+    s = named("--commit-interval", s, x -> x.withCommitInterval(commit));
     s = named("--stream-threads", s, x -> x.withStreamThreads(streamThreads));
-    s = named("--producer-linger-ms", s, x -> x.withProducerLingerMs(producerLingerMs));
+    s = named("--producer-linger", s, x -> x.withProducerLingerMs((int) linger.toMillis()));
     return named("--producer-compression", s, x -> x.withCompression(compression));
   }
 

@@ -179,4 +179,31 @@ class CliConventionTest {
     assertThat(current.out()).isEqualTo(old.out());
     assertThat(current.err()).isEmpty();
   }
+
+  @Test
+  void theProcessorsOldMillisecondOptionsStillWorkWithOneWarningEach() {
+    ProcessorTuning current = new ProcessorTuning();
+    new CommandLine(current).parseArgs("--commit-interval", "1s", "--producer-linger", "20ms");
+    assertThat(current.settings().commitInterval()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(current.settings().producerLingerMs()).isEqualTo(20);
+
+    ProcessorTuning old = new ProcessorTuning();
+    new CommandLine(old).parseArgs("--commit-ms", "250", "--producer-linger-ms", "7");
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream err = System.err;
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    io.netpulse.processor.ProcessorSettings settings;
+    try {
+      settings = old.settings();
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(settings.commitInterval()).isEqualTo(Duration.ofMillis(250));
+    assertThat(settings.producerLingerMs()).isEqualTo(7);
+    assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8).lines()).containsExactly(
+        "netpulse processor: warning: --commit-ms (NETPULSE_COMMIT_MS) is deprecated and will be removed in the next "
+            + "release; use --commit-interval",
+        "netpulse processor: warning: --producer-linger-ms (NETPULSE_PRODUCER_LINGER_MS) is deprecated and will be "
+            + "removed in the next release; use --producer-linger");
+  }
 }

@@ -33,7 +33,7 @@ final class CodeEnvironment {
   /** One annotated option of a command: its longest name and its annotated default. */
   record OptionDefault(String command, String name, String defaultValue, Class<?> declaredIn, boolean hidden) {
 
-    /** NETPULSE_ and the option's name in upper snake case: --commit-ms is NETPULSE_COMMIT_MS. */
+    /** NETPULSE_ and the option's name in upper snake case: --commit-interval is NETPULSE_COMMIT_INTERVAL. */
     String expectedEnv() {
       return "NETPULSE_" + name.replaceFirst("^-+", "").replace('-', '_').toUpperCase(Locale.ROOT);
     }
