@@ -66,7 +66,7 @@ public final class CollectorCommand implements Callable<Integer> {
         description = "Run id put on every line (default: none, monitoring).")
     String run;
 
-    @Option(names = "--memory-lines",
+    @Option(names = "--memory-lines", paramLabel = "N",
         defaultValue = "${env:NETPULSE_MEMORY_LINES:-" + SinkSettings.DEFAULT_MEMORY_LINES + "}",
         description = "Lines kept in memory while Kafka is behind before they go to the spool (default: ${DEFAULT-VALUE}).")
     int memoryLines;
@@ -267,7 +267,7 @@ public final class CollectorCommand implements Callable<Integer> {
         description = "Host name keying the lines (default: this host's name).")
     String host;
 
-    @Option(names = "--samplers", split = ",", defaultValue = "${env:NETPULSE_SAMPLERS:-sar-dev,ss-summary}",
+    @Option(names = "--samplers", paramLabel = "SAMPLER,...", split = ",", defaultValue = "${env:NETPULSE_SAMPLERS:-sar-dev,ss-summary}",
         description = "Samplers to run: sar-dev, ss-summary, proc-net-dev, proc-stat (default: ${DEFAULT-VALUE}).")
     List<String> samplers;
 

@@ -5,16 +5,16 @@ import picocli.CommandLine.Option;
 /** Where the dashboard listens. */
 public final class DashboardOptions {
 
-  @Option(names = "--dashboard-host", defaultValue = "${env:NETPULSE_DASHBOARD_HOST:-127.0.0.1}",
+  @Option(names = "--dashboard-host", paramLabel = "ADDRESS", defaultValue = "${env:NETPULSE_DASHBOARD_HOST:-127.0.0.1}",
       description = "Address the dashboard binds (default: ${DEFAULT-VALUE}). Any non-loopback "
           + "address requires a token.")
   public String host;
 
-  @Option(names = "--dashboard-port", defaultValue = "${env:NETPULSE_DASHBOARD_PORT:-0}",
+  @Option(names = "--dashboard-port", paramLabel = "PORT", defaultValue = "${env:NETPULSE_DASHBOARD_PORT:-0}",
       description = "Dashboard port (default: a free port; the URL is printed when ready).")
   public int port;
 
-  @Option(names = "--dashboard-token", defaultValue = "${env:NETPULSE_DASHBOARD_TOKEN}",
+  @Option(names = "--dashboard-token", paramLabel = "TOKEN", defaultValue = "${env:NETPULSE_DASHBOARD_TOKEN}",
       description = "Token required by a non-loopback dashboard (generated and printed if not given).")
   public String token;
 

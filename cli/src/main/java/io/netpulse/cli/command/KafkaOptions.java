@@ -23,7 +23,7 @@ public abstract class KafkaOptions {
           + "--bootstrap-servers is not given. Values are never logged.")
   public Path kafkaConfig;
 
-  @Option(names = "--topic-prefix", defaultValue = "${env:NETPULSE_TOPIC_PREFIX:-netpulse.}",
+  @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = "${env:NETPULSE_TOPIC_PREFIX:-netpulse.}",
       description = "Prefix of every topic (default: ${DEFAULT-VALUE}).")
   public String topicPrefix;
 

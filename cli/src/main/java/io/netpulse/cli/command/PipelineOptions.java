@@ -22,12 +22,12 @@ public final class PipelineOptions extends KafkaOptions {
           + "state (streams/) live (default: ${DEFAULT-VALUE}).")
   public Path dataDir;
 
-  @Option(names = "--partitions", defaultValue = "${env:NETPULSE_PARTITIONS:-3}",
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "${env:NETPULSE_PARTITIONS:-3}",
       description = "Partitions of the topics this command creates when they are missing (default: "
           + "${DEFAULT-VALUE}).")
   public int partitions;
 
-  @Option(names = "--kafka-port", defaultValue = "${env:NETPULSE_KAFKA_PORT:-0}",
+  @Option(names = "--kafka-port", paramLabel = "PORT", defaultValue = "${env:NETPULSE_KAFKA_PORT:-0}",
       description = "Client port of the embedded broker on 127.0.0.1 (default: a free port). Unused with an "
           + "external Kafka.")
   public int kafkaPort;
@@ -37,11 +37,11 @@ public final class PipelineOptions extends KafkaOptions {
           + "written through the same InfluxDB v2 write API.")
   public String influxUrl;
 
-  @Option(names = "--influx-org", defaultValue = "${env:NETPULSE_INFLUX_ORG:-netpulse}",
+  @Option(names = "--influx-org", paramLabel = "ORG", defaultValue = "${env:NETPULSE_INFLUX_ORG:-netpulse}",
       description = "InfluxDB organisation (default: ${DEFAULT-VALUE}; the embedded store ignores it).")
   public String influxOrg;
 
-  @Option(names = "--influx-bucket", defaultValue = "${env:NETPULSE_INFLUX_BUCKET:-netpulse}",
+  @Option(names = "--influx-bucket", paramLabel = "BUCKET", defaultValue = "${env:NETPULSE_INFLUX_BUCKET:-netpulse}",
       description = "InfluxDB bucket (default: ${DEFAULT-VALUE}; the embedded store ignores it).")
   public String influxBucket;
 
@@ -50,7 +50,7 @@ public final class PipelineOptions extends KafkaOptions {
       description = "File holding the InfluxDB token (or set NETPULSE_INFLUX_TOKEN). Never logged.")
   public Path influxTokenFile;
 
-  @Option(names = "--store-port", defaultValue = "${env:NETPULSE_STORE_PORT:-0}",
+  @Option(names = "--store-port", paramLabel = "PORT", defaultValue = "${env:NETPULSE_STORE_PORT:-0}",
       description = "HTTP port of the embedded store on 127.0.0.1 (default: a free port). Unused with --influx-url.")
   public int storePort;
 

@@ -41,7 +41,7 @@ public final class ProcessorCommand implements Callable<Integer> {
   /** The last health check, for /health; null before the first. */
   private volatile ProcessorHealth.Report lastReport;
 
-  @Option(names = "--application-id", defaultValue = "${env:NETPULSE_APPLICATION_ID:-"
+  @Option(names = "--application-id", paramLabel = "ID", defaultValue = "${env:NETPULSE_APPLICATION_ID:-"
       + ProcessorApp.DEFAULT_APPLICATION_ID + "}",
       description = "Kafka Streams application id; instances with the same id share the work "
           + "(default: ${DEFAULT-VALUE}).")

@@ -15,7 +15,7 @@ public final class ProcessorOptions extends ClusterOptions {
           + "topics when missing) (default: ${DEFAULT-VALUE}).")
   public Path dataDir;
 
-  @Option(names = "--partitions", defaultValue = "${env:NETPULSE_PARTITIONS:-3}",
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "${env:NETPULSE_PARTITIONS:-3}",
       description = "Partitions of the topics the processor creates when they are missing (default: "
           + "${DEFAULT-VALUE}).")
   public int partitions;
@@ -25,11 +25,11 @@ public final class ProcessorOptions extends ClusterOptions {
           + "this processor writes no store.")
   public String influxUrl;
 
-  @Option(names = "--influx-org", defaultValue = "${env:NETPULSE_INFLUX_ORG:-netpulse}",
+  @Option(names = "--influx-org", paramLabel = "ORG", defaultValue = "${env:NETPULSE_INFLUX_ORG:-netpulse}",
       description = "InfluxDB organisation, with --influx-url (default: ${DEFAULT-VALUE}).")
   public String influxOrg;
 
-  @Option(names = "--influx-bucket", defaultValue = "${env:NETPULSE_INFLUX_BUCKET:-netpulse}",
+  @Option(names = "--influx-bucket", paramLabel = "BUCKET", defaultValue = "${env:NETPULSE_INFLUX_BUCKET:-netpulse}",
       description = "InfluxDB bucket, with --influx-url (default: ${DEFAULT-VALUE}).")
   public String influxBucket;
 

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 /** The processor's throughput knobs, shared by {@code processor} and the benches. */
 public final class ProcessorTuning {
 
-  @Option(names = "--guarantee", defaultValue = "${env:NETPULSE_GUARANTEE:-exactly-once}",
+  @Option(names = "--guarantee", paramLabel = "GUARANTEE", defaultValue = "${env:NETPULSE_GUARANTEE:-exactly-once}",
       description = "exactly-once or at-least-once (default: ${DEFAULT-VALUE}).")
   public String guarantee;
 
@@ -25,7 +25,7 @@ public final class ProcessorTuning {
       converter = DurationOption.Millis.class)
   public Duration deprecatedCommitMs;
 
-  @Option(names = "--stream-threads", defaultValue = "${env:NETPULSE_STREAM_THREADS:-1}",
+  @Option(names = "--stream-threads", paramLabel = "N", defaultValue = "${env:NETPULSE_STREAM_THREADS:-1}",
       description = "Kafka Streams threads of this instance (default: ${DEFAULT-VALUE}).")
   public int streamThreads;
 
@@ -39,7 +39,7 @@ public final class ProcessorTuning {
       converter = DurationOption.Millis.class)
   public Duration deprecatedProducerLingerMs;
 
-  @Option(names = "--producer-compression", defaultValue = "${env:NETPULSE_PRODUCER_COMPRESSION:-none}",
+  @Option(names = "--producer-compression", paramLabel = "CODEC", defaultValue = "${env:NETPULSE_PRODUCER_COMPRESSION:-none}",
       description = "compression of the processor's producer: none, lz4, zstd, snappy, gzip (default: ${DEFAULT-VALUE}).")
   public String compression;
 

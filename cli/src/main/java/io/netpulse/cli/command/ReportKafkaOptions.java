@@ -27,7 +27,7 @@ public final class ReportKafkaOptions extends KafkaOptions {
       description = "The earlier run's data dir, read without --bootstrap-servers (default: ${DEFAULT-VALUE}).")
   public Path dataDir;
 
-  @Option(names = "--kafka-port", defaultValue = "${env:NETPULSE_KAFKA_PORT:-0}",
+  @Option(names = "--kafka-port", paramLabel = "PORT", defaultValue = "${env:NETPULSE_KAFKA_PORT:-0}",
       description = "Client port of that embedded broker on 127.0.0.1 (default: a free port).")
   public int kafkaPort;
 
