@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  *   known_hosts: ~/.ssh/known_hosts
  *   host_key_policy: strict        # or accept-new (unknown hosts are added); a changed key is always refused
  *   samplers: [sar-dev, ss-summary] # sar-dev falls back to proc-net-dev on hosts without sysstat
- *   connect_timeout_s: 10
+ *   connect_timeout: 10s           # 500ms, 10s, 2m as in plans (connect_timeout_s: 10, its old form, warns)
  *   proxy_jump: ops@203.0.113.7:22 # bastions, OpenSSH's -J: [user@]host[:port], one or a list
  *   ssh_config: ~/.ssh/config      # the default (when it exists); none: do not read one
  * hosts:
@@ -52,7 +52,8 @@ public record Inventory(List<Host> hosts) {
 
   /** The YAML as written; nulls where a key is absent. */
   record Entry(String name, String address, String user, Integer port, String identity, String knownHosts,
-      String hostKeyPolicy, List<String> samplers, Integer connectTimeoutS, List<String> proxyJump, String sshConfig) {}
+      String hostKeyPolicy, List<String> samplers, String connectTimeout, Integer connectTimeoutS, List<String> proxyJump,
+      String sshConfig) {}
 
   record Document(Entry defaults, List<Entry> hosts) {}
 
@@ -84,7 +85,9 @@ public record Inventory(List<Host> hosts) {
       throw new InventoryException("inventory " + file + " lists no hosts (a 'hosts:' list is needed)");
     }
     Entry defaults = doc.defaults() == null
-        ? new Entry(null, null, null, null, null, null, null, null, null, null, null) : doc.defaults();
+        ? new Entry(null, null, null, null, null, null, null, null, null, null, null, null) : doc.defaults();
+    warnOldTimeout(defaults, "inventory " + file + " defaults");
+    Duration defaultTimeout = connectTimeout(defaults, "inventory " + file + " defaults");
     Path base = file.toAbsolutePath().getParent();
     List<Host> hosts = new ArrayList<>();
     Set<String> names = new HashSet<>();
@@ -143,10 +146,12 @@ public record Inventory(List<Host> hosts) {
         throw new InventoryException(where + ": known_hosts " + knownHosts + " is not readable, and host_key_policy "
             + "is strict (set host_key_policy: accept-new to record new hosts' keys in it)");
       }
-      int timeout = first(e.connectTimeoutS(), defaults.connectTimeoutS(), 10);
+      warnOldTimeout(e, where);
+      Duration own = connectTimeout(e, where);
+      Duration timeout = own != null ? own : defaultTimeout != null ? defaultTimeout : Duration.ofSeconds(10);
       String user = first(e.user(), defaults.user(), ssh.user() != null ? ssh.user() : System.getProperty("user.name"));
       SshTarget target = new SshTarget(name, ssh.address(), port, user, identity, knownHosts, policy,
-          Duration.ofSeconds(timeout), List.of(), agent);
+          timeout, List.of(), agent);
       List<String> jumpSpecs = first(e.proxyJump(), defaults.proxyJump(), null);
       String jumpOrigin = null;
       if (jumpSpecs == null && ssh.proxyJump() != null) {
@@ -231,5 +236,34 @@ public record Inventory(List<Host> hosts) {
 
   private static <T> T first(T own, T fromDefaults, T fallback) {
     return own != null ? own : fromDefaults != null ? fromDefaults : fallback;
+  }
+
+  /**
+   * The entry's connect timeout, null when it sets none: {@code connect_timeout} in the plans' duration syntax, or the
+   * deprecated {@code connect_timeout_s} (whole seconds).
+   */
+  private static Duration connectTimeout(Entry e, String where) {
+    if (e.connectTimeout() != null && e.connectTimeoutS() != null) {
+      throw new InventoryException(where + ": both connect_timeout and connect_timeout_s (its old form); keep "
+          + "connect_timeout only");
+    }
+    Duration d = e.connectTimeoutS() != null ? Duration.ofSeconds(e.connectTimeoutS())
+        : e.connectTimeout() == null ? null : io.netpulse.holder.DurationText.parse(e.connectTimeout());
+    if (e.connectTimeout() != null && d == null) {
+      throw new InventoryException(where + ": connect_timeout '" + e.connectTimeout() + "' is not a duration such "
+          + "as 10s, 500ms or 1m");
+    }
+    if (d != null && d.isZero()) {
+      throw new InventoryException(where + ": connect_timeout must be more than zero");
+    }
+    return d;
+  }
+
+  /** One stderr line per entry that still writes connect_timeout_s. */
+  private static void warnOldTimeout(Entry e, String where) {
+    if (e.connectTimeoutS() != null) {
+      System.err.println(where + ": warning: connect_timeout_s is deprecated and will be removed in the next "
+          + "release; write connect_timeout: " + e.connectTimeoutS() + "s");
+    }
   }
 }

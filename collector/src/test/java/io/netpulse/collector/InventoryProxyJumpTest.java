@@ -37,7 +37,7 @@ class InventoryProxyJumpTest {
         "  user: " + HOSTS.user(),
         "  identity: " + HOSTS.identity(),
         "  known_hosts: " + HOSTS.knownHosts(),
-        "  connect_timeout_s: 5",
+        "  connect_timeout: 5s",
         "hosts:",
         "  - name: sut",
         "    address: " + HOSTS.sshAddress(sut),

@@ -300,7 +300,7 @@ public final class CollectorCommand implements Callable<Integer> {
 
     @Option(names = "--inventory", paramLabel = "FILE", required = true, defaultValue = "${env:NETPULSE_INVENTORY}",
         description = "YAML inventory: defaults (user, port, identity, known_hosts, host_key_policy, samplers, "
-            + "connect_timeout_s) and hosts (name, address and any of those).")
+            + "connect_timeout) and hosts (name, address and any of those).")
     Path inventoryFile;
 
     private Inventory inventory;
