@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code netpulse compare} of files as {@code netpulse run --output json} prints them: the verdicts, the formats, the
+ * {@code netpulse compare} of files as {@code netpulse run --format json} prints them: the verdicts, the formats, the
  * gate's exit codes and one-line errors for files it cannot use. Figures checked against SciPy 1.17
  * ({@code ttest_ind(a, b, equal_var=False)}).
  */

@@ -94,7 +94,7 @@ class ProxyJumpEndToEndTest {
             + "the one in " + badSut)
         .hasMessageNotContaining("jump host");
 
-    // accept_new_host_keys per hop: the bastion's own known_hosts starts empty and learns its key, the SUT's is strict
+    // host_key_policy per hop: the bastion's own known_hosts starts empty and learns its key, the SUT's is strict
     Path bastionKnown = Files.writeString(dir.resolve("bastion_known"), "");
     Plan acceptNew = PlanLoader.load(plan("accept-new", bastionKnown, HOSTS.knownHosts(), true));
     try (RemoteHosts hosts = RemoteHosts.connect(List.of(acceptNew.host("sut")), timeout)) {
@@ -106,15 +106,15 @@ class ProxyJumpEndToEndTest {
 
   /**
    * sut and peer with test addresses on the bridge and SSH via the bastion entry; the bastion with its own
-   * known_hosts and accept_new_host_keys, sut and peer with theirs.
+   * known_hosts and host_key_policy, sut and peer with theirs.
    */
   private Path plan(String name, Path bastionKnownHosts, Path knownHosts, boolean bastionAcceptsNew, String... tests)
       throws Exception {
     StringBuilder y = new StringBuilder("name: " + name + "\nrepetitions: 1\nstop: fixed\nwarmup: 1s\nhosts:\n");
     String login = "user: " + HOSTS.user() + ", identity: " + HOSTS.identity();
     y.append("  bastion: { address: ").append(HOSTS.sshAddress(HOSTS.bastion())).append(", ").append(login)
-        .append(", known_hosts: ").append(bastionKnownHosts).append(", accept_new_host_keys: ")
-        .append(bastionAcceptsNew).append(" }\n");
+        .append(", known_hosts: ").append(bastionKnownHosts).append(", host_key_policy: ")
+        .append(bastionAcceptsNew ? "accept-new" : "strict").append(" }\n");
     for (NetHost h : List.of(HOSTS.sut(), HOSTS.peer())) {
       y.append("  ").append(h.name()).append(": { address: ").append(HOSTS.sshAddress(h)).append(", test_address: ")
           .append(h.address()).append(", proxy_jump: bastion, ").append(login).append(", known_hosts: ")

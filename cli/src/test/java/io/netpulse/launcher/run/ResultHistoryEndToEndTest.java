@@ -107,7 +107,7 @@ class ResultHistoryEndToEndTest {
     RunEndToEndTest.Run run = RunEndToEndTest.run(plan, pipeline.runArgs());
     assertThat(run.exit()).as(run.stderr()).isZero();
     JsonNode r = Json.mapper().readTree(run.stdout()).get(0);
-    // run --output json carries the same provenance
+    // run --format json carries the same provenance
     assertThat(r.path("labels").path("instance_type").asText()).as(run.stdout()).isEqualTo(instanceType);
     assertThat(r.path("hostFacts").findValuesAsText("host")).contains("sut", "peer");
     assertThat(r.path("final").asBoolean()).as(run.stdout()).isTrue();

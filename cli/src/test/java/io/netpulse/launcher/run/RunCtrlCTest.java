@@ -48,7 +48,7 @@ class RunCtrlCTest {
     // the default, embedded pipeline: its broker goes down with the child, its data stays in --data-dir
     Process child = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
         Main.class.getName(),
-        "run", plan.toString(), "--output=json", "--data-dir=" + data, "--result-timeout=5"))
+        "run", plan.toString(), "--format=json", "--data-dir=" + data, "--result-timeout=5"))
         .redirectOutput(dir.resolve("stdout.txt").toFile()).redirectError(stderr.toFile()).start();
     try {
       await("the repetition measuring with netserver, netperf and sar running").atMost(Duration.ofSeconds(180))

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code netpulse run PLAN --output json} with every test type on the namespace test hosts, over SSH,
+ * {@code netpulse run PLAN --format json} with every test type on the namespace test hosts, over SSH,
  * attached to this JVM's shared pipeline ({@link SharedPipeline}): each type's metrics arrive with both repetitions, and
  * afterwards none of the tools the run started is left on either host.
  */
@@ -142,7 +142,7 @@ class RunEndToEndTest {
 
   record Run(int exit, String stdout, String stderr) {
 
-    /** The {@code --output json} entries keyed {@code type/metric}. */
+    /** The {@code --format json} entries keyed {@code type/metric}. */
     java.util.Map<String, JsonNode> byTypeAndMetric() throws Exception {
       java.util.Map<String, JsonNode> m = new java.util.HashMap<>();
       Json.mapper().readTree(stdout).forEach(r -> m.put(r.path("type").asText() + "/" + r.path("metric").asText(), r));
@@ -160,7 +160,7 @@ class RunEndToEndTest {
     try {
       CommandLine cli = Main.commandLine();
       cli.setOut(new PrintWriter(out, true));
-      List<String> args = new java.util.ArrayList<>(List.of("run", plan.toString(), "--output=json",
+      List<String> args = new java.util.ArrayList<>(List.of("run", plan.toString(), "--format=json",
           "--data-dir=" + plan.getParent().resolve("data")));
       if (java.util.Arrays.stream(extra).noneMatch(a -> a.startsWith("--result-timeout"))) {
         args.add("--result-timeout=60");

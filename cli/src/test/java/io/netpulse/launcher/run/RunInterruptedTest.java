@@ -62,7 +62,7 @@ class RunInterruptedTest {
     Set<String> namespacesBefore = namespaces();
     Process child = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
         Main.class.getName(),
-        "run", plan.toString(), "--output=json", "--data-dir=" + data, "--result-timeout=60"))
+        "run", plan.toString(), "--format=json", "--data-dir=" + data, "--result-timeout=60"))
         .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
     List<ProcessHandle> descendants = new ArrayList<>();
     try {

@@ -114,7 +114,7 @@ class StartAtScaleTest {
     return Files.readString(Path.of("/proc/loadavg")).strip();
   }
 
-  /** The {@code --output json} entry of one test and metric. */
+  /** The {@code --format json} entry of one test and metric. */
   private static final class Json {
     static JsonNode entry(String stdout, String test, String metric) throws Exception {
       for (JsonNode n : io.netpulse.common.json.Json.mapper().readTree(stdout)) {
