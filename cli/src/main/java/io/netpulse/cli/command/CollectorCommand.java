@@ -22,7 +22,6 @@ import io.netpulse.common.metrics.ServiceMeters;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -95,21 +94,7 @@ public final class CollectorCommand implements Callable<Integer> {
         description = "Stop after this long, e.g. 90s or 2h; a bare number is seconds (default: 0s, run until stopped).")
     Duration duration;
 
-    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "${env:NETPULSE_METRICS_PORT}",
-        description = "Serve the counters at http://HOST:PORT/metrics in the Prometheus text format, and /health "
-            + "(200 while it runs) "
-            + "(0: a free port, printed at start; default: not served).")
-    Integer metricsPort;
-
-    @Option(names = "--metrics-host", paramLabel = "ADDRESS", defaultValue = "${env:NETPULSE_METRICS_HOST:-127.0.0.1}",
-        description = "Address the metrics endpoint binds (default: ${DEFAULT-VALUE}). Any non-loopback address "
-            + "requires --metrics-token.")
-    String metricsHost;
-
-    @Option(names = "--metrics-token", paramLabel = "TOKEN", defaultValue = "${env:NETPULSE_METRICS_TOKEN}",
-        description = "Bearer token the metrics endpoint requires ('Authorization: Bearer TOKEN'); required on a "
-            + "non-loopback --metrics-host.")
-    String metricsToken;
+    @Mixin MetricsOptions metricsOptions = new MetricsOptions();
 
     abstract AutoCloseable startSampling(SequenceStore sequences, LineSink sink, CollectorMetrics metrics)
         throws Exception;
@@ -127,7 +112,7 @@ public final class CollectorCommand implements Callable<Integer> {
       OptionChecks.requireRange(memoryLines, 1, Integer.MAX_VALUE, "--memory-lines");
       OptionChecks.requireRange(batchLinger, Duration.ZERO, Duration.ofSeconds(10), "--batch-linger");
       KafkaConnection kafka = kafkaOptions.requireExternalKafka("collector", ": the Kafka cluster to send lines to");
-      InetSocketAddress metricsAddress = metricsAddress();
+      InetSocketAddress metricsAddress = metricsOptions.address();
       SinkSettings settings = SinkSettings.spooled(kafka, kafkaOptions.topics().lines(),
           dataDir).withMemoryLines(memoryLines).withSpool(spoolDir(), parseSize(spoolMaxBytes))
           .withBatchLinger(batchLinger);
@@ -193,25 +178,6 @@ public final class CollectorCommand implements Callable<Integer> {
       }
     }
 
-    /** Where to serve metrics, or null; checked before anything starts so that a bad address is a usage error. */
-    private InetSocketAddress metricsAddress() {
-      if (metricsPort == null) {
-        return null;
-      }
-      OptionChecks.requirePort(metricsPort, "--metrics-port");
-      InetAddress address;
-      try {
-        address = InetAddress.getByName(metricsHost);
-      } catch (UnknownHostException e) {
-        throw new UserError(OptionChecks.named("--metrics-host") + " " + metricsHost + " is not a known address");
-      }
-      if (!address.isLoopbackAddress() && (metricsToken == null || metricsToken.isBlank())) {
-        throw new UserError("--metrics-host " + metricsHost + " is reachable from other hosts: set --metrics-token "
-            + "(or NETPULSE_METRICS_TOKEN); scrapers then send 'Authorization: Bearer TOKEN'");
-      }
-      return new InetSocketAddress(address, metricsPort);
-    }
-
     private MetricsServer serveMetrics(InetSocketAddress address, ServiceMeters meters, CollectorMetrics metrics,
         KafkaLineSink sink) {
       if (address == null) {
@@ -219,15 +185,11 @@ public final class CollectorCommand implements Callable<Integer> {
       }
       CollectorMeters sources = meters.bind(new CollectorMeters(metrics));
       meters.bind(sink.producerMetrics());
-      try {
-        // /health: up while the agent runs (its samplers restart themselves; their gaps are in /metrics)
-        return MetricsServer.start("collector", address, metricsToken, () -> {
-          sources.refresh();
-          return meters.scrape();
-        }, () -> new MetricsServer.Health(true, "UP"));
-      } catch (IOException e) {
-        throw new UserError("cannot serve metrics on " + metricsHost + ":" + metricsPort + ": " + e.getMessage());
-      }
+      // /health: up while the agent runs (its samplers restart themselves; their gaps are in /metrics)
+      return metricsOptions.serve("collector", address, () -> {
+        sources.refresh();
+        return meters.scrape();
+      }, () -> new MetricsServer.Health(true, "UP"));
     }
 
     private Path spoolDir() {

@@ -11,14 +11,15 @@ import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /**
- * The processor's metrics endpoint ({@code /metrics} and {@code /health}), with the collector's option names and
- * rule: loopback by default, a token required on any other address.
+ * A service's metrics endpoint ({@code /metrics} and {@code /health}), the same options for the processor and the
+ * collector: loopback by default, a token required on any other address.
  */
 public final class MetricsOptions {
 
   @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "${env:NETPULSE_METRICS_PORT}",
-      description = "Serve http://HOST:PORT/metrics (Prometheus text) and /health (200 while Kafka Streams is "
-          + "RUNNING or REBALANCING, 503 otherwise) (default: not served; 0: a free port).")
+      description = "Serve http://HOST:PORT/metrics (Prometheus text) and /health (200 while the service works: for "
+          + "the processor while Kafka Streams is RUNNING or REBALANCING, 503 otherwise) (default: not served; 0: a "
+          + "free port, printed at start).")
   public Integer port;
 
   @Option(names = "--metrics-host", paramLabel = "ADDRESS", defaultValue = "${env:NETPULSE_METRICS_HOST:-127.0.0.1}",
@@ -53,11 +54,17 @@ public final class MetricsOptions {
   /** Starts the endpoint at {@code address} (from {@link #address()}), or returns null when that is null. */
   public MetricsServer serve(String service, InetSocketAddress address, ServiceMeters meters,
       Supplier<MetricsServer.Health> health) {
+    return address == null ? null : serve(service, address, (Supplier<String>) meters::scrape, health);
+  }
+
+  /** As above, with what a scrape returns (e.g. refreshed meters first). */
+  public MetricsServer serve(String service, InetSocketAddress address, Supplier<String> scrape,
+      Supplier<MetricsServer.Health> health) {
     if (address == null) {
       return null;
     }
     try {
-      return MetricsServer.start(service, address, token, meters::scrape, health);
+      return MetricsServer.start(service, address, token, scrape, health);
     } catch (IOException e) {
       throw new UserError("cannot serve metrics on " + host + ":" + port + ": " + e.getMessage());
     }
