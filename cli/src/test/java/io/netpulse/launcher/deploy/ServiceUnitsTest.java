@@ -1,15 +1,26 @@
 package io.netpulse.launcher.deploy;
 
+import static io.netpulse.launcher.deploy.UnitFiles.NETPULSE;
+import static io.netpulse.launcher.deploy.UnitFiles.execArgs;
+import static io.netpulse.launcher.deploy.UnitFiles.one;
+import static io.netpulse.launcher.deploy.UnitFiles.optionValue;
+import static io.netpulse.launcher.deploy.UnitFiles.parseUnit;
+import static io.netpulse.launcher.deploy.UnitFiles.seconds;
+import static io.netpulse.launcher.deploy.UnitFiles.words;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.netpulse.cli.Main;
+import io.netpulse.processor.ProcessorApp;
+import io.netpulse.processor.store.RatesToStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,11 +51,11 @@ class ServiceUnitsTest {
   static final String SYSTEMD = "deploy/systemd/";
   static final String KUBERNETES = "deploy/kubernetes/";
   static final String COLLECTOR = SYSTEMD + "netpulse-collector.service";
+  static final String PROCESSOR = SYSTEMD + "netpulse-processor.service";
   static final String RUN = SYSTEMD + "netpulse-run@.service";
   static final String TIMER = SYSTEMD + "netpulse-run@.timer";
   static final String CRONJOB = KUBERNETES + "netpulse-run-cronjob.yaml";
   static final String DAEMONSET = KUBERNETES + "netpulse-collector-daemonset.yaml";
-  static final String NETPULSE = "/opt/netpulse/bin/netpulse";
   /** The image's user's home (Dockerfile: useradd --home-dir), where a run finds ~/.ssh. */
   static final String IMAGE_HOME = "/var/lib/netpulse";
 
@@ -54,7 +65,7 @@ class ServiceUnitsTest {
 
   @Test
   void everyUnitsNetpulseCommandAndSettingsAreOnesTheCliTakes() {
-    for (String unit : List.of(COLLECTOR, RUN)) {
+    for (String unit : List.of(COLLECTOR, PROCESSOR, RUN)) {
       checkUnit(unit, RepoFiles.read(unit), this::envFileInRepo);
     }
     report();
@@ -63,28 +74,73 @@ class ServiceUnitsTest {
   @Test
   void theCollectorRestartsOnFailureSandboxedAndStopsWithinItsFlush() {
     Map<String, List<String>> s = parseUnit(RepoFiles.read(COLLECTOR)).getOrDefault("Service", Map.of());
-    expect(COLLECTOR, s, "Restart", "on-failure");
-    expect(COLLECTOR, s, "RestartPreventExitStatus", "2");
-    expect(COLLECTOR, s, "SuccessExitStatus", "143"); // the JVM's status after SIGTERM: a clean stop
-    expect(COLLECTOR, s, "KillMode", "mixed");
-    expectSandbox(COLLECTOR, s);
     // the shutdown hook waits up to 20 s for the sink to drain or spool (CollectorCommand); systemd must wait longer
-    if (seconds(one(s, "TimeoutStopSec")) <= 20) {
-      problems.add(COLLECTOR + ": TimeoutStopSec=" + one(s, "TimeoutStopSec") + " does not outlast the 20-s flush");
-    }
-    List<String> args = execArgs(one(s, "ExecStart"));
-    String dataDir = optionValue(args, "--data-dir");
-    if (dataDir == null || !s.getOrDefault("ReadWritePaths", List.of()).contains(dataDir)
-        || !("/var/lib/" + one(s, "StateDirectory")).equals(dataDir)) {
-      problems.add(COLLECTOR + ": --data-dir " + dataDir + " must be the StateDirectory and in ReadWritePaths "
-          + s.get("ReadWritePaths") + ", the one place ProtectSystem=strict lets it write its spool");
-    }
+    expectLongRunningService(COLLECTOR, s, 20, "flush");
     for (String forbidden : List.of("PrivateNetwork", "MemoryDenyWriteExecute", "ProtectProc")) {
       if (s.containsKey(forbidden)) {
         problems.add(COLLECTOR + ": " + forbidden + " stops sar/ss seeing the host or the JVM compiling");
       }
     }
     report();
+  }
+
+  @Test
+  void theProcessorRestartsOnFailureSandboxedAndStopsWithinItsCloseWhereItsEnvFileIs() {
+    Map<String, Map<String, List<String>>> unit = parseUnit(RepoFiles.read(PROCESSOR));
+    Map<String, List<String>> s = unit.getOrDefault("Service", Map.of());
+    // the shutdown hook waits for the store writer's and Kafka Streams' close, plus 5 s (ProcessorCommand)
+    long close = ProcessorApp.CLOSE_TIMEOUT.toSeconds() + RatesToStore.CLOSE_TIMEOUT.toSeconds() + 5;
+    expectLongRunningService(PROCESSOR, s, close, "close of the store writer and Kafka Streams");
+    if (s.containsKey("MemoryDenyWriteExecute") || s.containsKey("PrivateNetwork")) {
+      problems.add(PROCESSOR + ": MemoryDenyWriteExecute or PrivateNetwork stops the JVM compiling or reaching Kafka");
+    }
+    // skipped, not failed, where no processor is configured: netpulse-run@ wants it on every machine
+    expect(PROCESSOR, unit.get("Unit"), "ConditionPathExists", "/etc/netpulse/processor.env");
+    Map<String, List<String>> run = parseUnit(RepoFiles.read(RUN)).getOrDefault("Unit", Map.of());
+    String name = Path.of(PROCESSOR).getFileName().toString();
+    if (!run.getOrDefault("Wants", List.of()).contains(name) || !run.getOrDefault("After", List.of()).contains(name)
+        || run.getOrDefault("Requires", List.of()).contains(name) || run.containsKey("BindsTo")) {
+      problems.add(RUN + ": must have Wants= and After=" + name + ", not Requires= (the processor may run elsewhere)");
+    }
+    // /metrics on loopback unless a token is set: the env file's address, or the option's default
+    String host = envSetting(RepoFiles.read(SYSTEMD + "processor.env"), "NETPULSE_METRICS_HOST");
+    try {
+      if (host != null && !InetAddress.getByName(host).isLoopbackAddress()) {
+        problems.add(SYSTEMD + "processor.env: NETPULSE_METRICS_HOST=" + host + " is not loopback");
+      }
+    } catch (UnknownHostException e) {
+      problems.add(SYSTEMD + "processor.env: NETPULSE_METRICS_HOST=" + host + " is not an address");
+    }
+    report();
+  }
+
+  /** Restarted on failure but not after a usage error, sandboxed, its data dir the state dir, stopped cleanly. */
+  private void expectLongRunningService(String unit, Map<String, List<String>> s, long stopSeconds, String stop) {
+    expect(unit, s, "Restart", "on-failure");
+    expect(unit, s, "RestartPreventExitStatus", "2");
+    expect(unit, s, "SuccessExitStatus", "143"); // the JVM's status after SIGTERM: a clean stop
+    expect(unit, s, "KillMode", "mixed");
+    expectSandbox(unit, s);
+    if (seconds(one(s, "TimeoutStopSec")) <= stopSeconds) {
+      problems.add(unit + ": TimeoutStopSec=" + one(s, "TimeoutStopSec") + " does not outlast the " + stopSeconds
+          + "-s " + stop);
+    }
+    String dataDir = optionValue(execArgs(one(s, "ExecStart")), "--data-dir");
+    if (dataDir == null || !s.getOrDefault("ReadWritePaths", List.of()).contains(dataDir)
+        || !("/var/lib/" + one(s, "StateDirectory")).equals(dataDir)) {
+      problems.add(unit + ": --data-dir " + dataDir + " must be the StateDirectory and in ReadWritePaths "
+          + s.get("ReadWritePaths") + ", the one place ProtectSystem=strict lets it write");
+    }
+  }
+
+  /** The value an env file gives a variable, the last line that sets it, uncommented; null if none does. */
+  private static String envSetting(String envFile, String name) {
+    Matcher m = Pattern.compile("(?m)^" + name + "=(.*)$").matcher(envFile);
+    String value = null;
+    while (m.find()) {
+      value = m.group(1).strip();
+    }
+    return value;
   }
 
   @Test
@@ -130,7 +186,7 @@ class ServiceUnitsTest {
         names.add(f.getFileName().toString().replace("@.", "@example."));
       }
     }
-    assertThat(names).hasSize(3);
+    assertThat(names).hasSize(4);
     String timer = one(parseUnit(RepoFiles.read(TIMER)).get("Timer"), "OnCalendar");
     List<String> verifyCommand = new ArrayList<>(List.of(analyze.toString(), "verify"));
     verifyCommand.addAll(names);
@@ -194,42 +250,24 @@ class ServiceUnitsTest {
   void aMisspeltOptionVariableOrValueIsReported() {
     String unit = RepoFiles.read(COLLECTOR);
     checkUnit("misspelt option", unit.replace("--data-dir=", "--data-dri="), this::envFileInRepo);
+    checkUnit("misspelt processor option", RepoFiles.read(PROCESSOR).replace("--data-dir=", "--data-dri="),
+        this::envFileInRepo);
     checkUnit("misspelt variable", unit, name -> RepoFiles.read(SYSTEMD + name)
         .replace("NETPULSE_SAMPLERS=", "NETPULSE_SAMPLER="));
     checkUnit("bad value", unit, name -> RepoFiles.read(SYSTEMD + name)
         .replace("NETPULSE_BATCH_LINGER=500", "NETPULSE_BATCH_LINGER=500ms"));
     checkManifest("misspelt arg", RepoFiles.read(CRONJOB).replace("\"--attach\"", "\"--atach\""));
     checkManifest("misspelt env", RepoFiles.read(DAEMONSET).replace("NETPULSE_HOST", "NETPULSE_HOSTNAME"));
-    assertThat(problems).hasSize(5);
+    assertThat(problems).hasSize(6);
     assertThat(problems.get(0)).startsWith("misspelt option").contains("--data-dri");
-    assertThat(problems.get(1)).startsWith("misspelt variable").contains("[NETPULSE_SAMPLER]");
-    assertThat(problems.get(2)).startsWith("bad value").contains("500ms");
-    assertThat(problems.get(3)).startsWith("misspelt arg").contains("--atach");
-    assertThat(problems.get(4)).startsWith("misspelt env").contains("NETPULSE_HOSTNAME");
+    assertThat(problems.get(1)).startsWith("misspelt processor option").contains("--data-dri");
+    assertThat(problems.get(2)).startsWith("misspelt variable").contains("[NETPULSE_SAMPLER]");
+    assertThat(problems.get(3)).startsWith("bad value").contains("500ms");
+    assertThat(problems.get(4)).startsWith("misspelt arg").contains("--atach");
+    assertThat(problems.get(5)).startsWith("misspelt env").contains("NETPULSE_HOSTNAME");
   }
 
   // ---- systemd unit files ----
-
-  /** Sections of key → values (a key may repeat); comments and blank lines dropped, continuation lines joined. */
-  static Map<String, Map<String, List<String>>> parseUnit(String text) {
-    Map<String, Map<String, List<String>>> out = new LinkedHashMap<>();
-    Map<String, List<String>> section = null;
-    for (String line : text.replaceAll("\\\\\\n", " ").split("\n")) {
-      String l = line.strip();
-      if (l.isEmpty() || l.startsWith("#") || l.startsWith(";")) {
-        continue;
-      }
-      if (l.startsWith("[") && l.endsWith("]")) {
-        section = out.computeIfAbsent(l.substring(1, l.length() - 1), k -> new LinkedHashMap<>());
-      } else if (section != null && l.contains("=")) {
-        String[] kv = l.split("=", 2);
-        section.computeIfAbsent(kv[0].strip(), k -> new ArrayList<>()).add(kv[1].strip());
-      } else {
-        throw new AssertionError("not a unit file line: " + l);
-      }
-    }
-    return out;
-  }
 
   /** The unit's netpulse command with its Environment= and env files' settings as options, through picocli. */
   private void checkUnit(String where, String text, java.util.function.Function<String, String> envFiles) {
@@ -272,25 +310,6 @@ class ServiceUnitsTest {
     return Files.exists(RepoFiles.root().resolve(SYSTEMD + name)) ? RepoFiles.read(SYSTEMD + name) : null;
   }
 
-  /** ExecStart's words after the program, which must be the installed bin/netpulse. */
-  private static List<String> execArgs(String execStart) {
-    List<String> words = words(execStart.replaceFirst("^[-@:+!]+", ""));
-    if (words.isEmpty() || !words.get(0).equals(NETPULSE)) {
-      throw new AssertionError("ExecStart '" + execStart + "' does not run " + NETPULSE);
-    }
-    return words.subList(1, words.size());
-  }
-
-  /** Whitespace-separated words, double quotes grouping (as systemd splits ExecStart= and Environment=). */
-  private static List<String> words(String text) {
-    List<String> out = new ArrayList<>();
-    Matcher m = Pattern.compile("\"([^\"]*)\"|(\\S+)").matcher(text);
-    while (m.find()) {
-      out.add(m.group(1) != null ? m.group(1) : m.group(2));
-    }
-    return out;
-  }
-
   private void expectSandbox(String unit, Map<String, List<String>> s) {
     expect(unit, s, "NoNewPrivileges", "yes");
     expect(unit, s, "ProtectSystem", "strict");
@@ -306,44 +325,6 @@ class ServiceUnitsTest {
     if (!value.equals(one(section, key))) {
       problems.add(unit + ": " + key + "=" + one(section, key) + ", expected " + key + "=" + value);
     }
-  }
-
-  private static String one(Map<String, List<String>> section, String key) {
-    List<String> values = section == null ? null : section.get(key);
-    return values == null || values.isEmpty() ? null : values.get(values.size() - 1);
-  }
-
-  /** A systemd time span as seconds: 30s, 90, 3h, 15min; infinity as the largest. */
-  private static long seconds(String span) {
-    if (span == null) {
-      return 0;
-    }
-    if (span.equals("infinity")) {
-      return Long.MAX_VALUE;
-    }
-    Matcher m = Pattern.compile("(\\d+)\\s*(h|min|m|s)?").matcher(span);
-    long total = 0;
-    while (m.find()) {
-      long n = Long.parseLong(m.group(1));
-      total += switch (m.group(2) == null ? "s" : m.group(2)) {
-        case "h" -> n * 3600;
-        case "min", "m" -> n * 60;
-        default -> n;
-      };
-    }
-    return total;
-  }
-
-  private static String optionValue(List<String> args, String option) {
-    for (int i = 0; i < args.size(); i++) {
-      if (args.get(i).startsWith(option + "=")) {
-        return args.get(i).substring(option.length() + 1);
-      }
-      if (args.get(i).equals(option) && i + 1 < args.size()) {
-        return args.get(i + 1);
-      }
-    }
-    return null;
   }
 
   // ---- Kubernetes manifests ----
