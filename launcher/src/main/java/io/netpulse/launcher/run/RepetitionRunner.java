@@ -1,6 +1,5 @@
 package io.netpulse.launcher.run;
 
-import io.netpulse.collector.LineEmitter;
 import io.netpulse.collector.ToolOutput;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
@@ -219,12 +218,11 @@ final class RepetitionRunner {
    */
   private void startSamplers(String run) throws RemoteFailure, InterruptedException {
     Map<HostCommand, RemoteProcess> started = new java.util.LinkedHashMap<>();
-    Map<HostCommand, LineEmitter> emitters = new java.util.HashMap<>();
-    procedure.allSamplers().forEach(c -> emitters.put(c, ctx.publisher().lineEmitter(c.host(), c.tool(), run)));
     try {
       // a sampler that fails within 300 ms of its start fails the repetition, as when each was started alone; not
       // scaled by the host's load like the clients' check, which runs during the warm-up: this one delays the traffic
-      BatchStarts.start(ctx.hosts()::host, procedure.allSamplers(), this::label, c -> emitters.get(c)::emit, false,
+      BatchStarts.start(ctx.hosts()::host, procedure.allSamplers(), this::label,
+          c -> ctx.publisher().lineEmitter(c.host(), c.tool(), run)::emit, false,
           h -> STARTUP_CHECK, started, ctx.progress()::message);
     } finally {
       samplers.addAll(started.values());
