@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.json.Json;
 import io.netpulse.cli.CliRun;
+import io.netpulse.testkit.LinkCap;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A real {@code netpulse run} on the namespace test hosts, then {@code netpulse report} of it from the data
  * dir the run's embedded broker left: the report holds the run's results, and the sar-based test its 1-s
  * series of the SUT's interface over each repetition's measuring window.
+ *
+ * <p>The SUT's link is capped at 8 Mbit/s ({@link LinkCap}): uncapped, one second of a repetition read 969 Mbit/s
+ * and another 632 beside CI's other test JVM, so a series could not be compared with its repetition's value.
  */
 @Tag("browser")
 class RunReportEndToEndTest { // also the dashboard's run view during that run (one real run for both)
@@ -40,10 +44,13 @@ class RunReportEndToEndTest { // also the dashboard's run view during that run (
     try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
       port = free.getLocalPort();
     }
-    java.util.concurrent.CompletableFuture<RunEndToEndTest.Run> running = java.util.concurrent.CompletableFuture
-        .supplyAsync(() -> RunEndToEndTest.run(plan, "--dashboard-port=" + port));
-    RunDashboardView.follow(running, port, dir, "rx_bandwidth"); // the dashboard's run view while it runs
-    RunEndToEndTest.Run run = running.get();
+    RunEndToEndTest.Run run;
+    try (LinkCap cap = LinkCap.into(HOSTS, HOSTS.sut(), "8mbit")) {
+      java.util.concurrent.CompletableFuture<RunEndToEndTest.Run> running = java.util.concurrent.CompletableFuture
+          .supplyAsync(() -> RunEndToEndTest.run(plan, "--dashboard-port=" + port));
+      RunDashboardView.follow(running, port, dir, "rx_bandwidth"); // the dashboard's run view while it runs
+      run = running.get();
+    }
     assertThat(run.exit()).as(run.stderr()).isZero();
     assertThat(run.stderr()).contains("dashboard http://127.0.0.1:" + port + "/runs.html");
     JsonNode results = Json.mapper().readTree(run.stdout());
@@ -85,14 +92,14 @@ class RunReportEndToEndTest { // also the dashboard's run view during that run (
       }
       assertThat(n).as(series.toString()).isGreaterThanOrEqualTo(4); // a 5-s window: 5 or 6 seconds overlap it
       // the repetition's value is the mean of its window's sar samples; the overlapping 1-s windows hold
-      // those samples plus at most one from just before or after the window
+      // those samples plus at most one from just before or after the window, which may be a part second
       double value = 0;
       for (JsonNode v : bw.path("values")) {
         if (v.path("repetition").asInt() == series.path("repetition").asInt()) {
           value = v.path("value").asDouble();
         }
       }
-      assertThat(sum / n).isCloseTo(value, within(value * 0.5));
+      assertThat(sum / n).isCloseTo(value, within(value * 0.25));
     }
   }
 
