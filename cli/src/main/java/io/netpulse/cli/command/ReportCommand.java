@@ -12,11 +12,9 @@ import io.netpulse.launcher.report.Archive;
 import io.netpulse.launcher.report.PlanReport;
 import io.netpulse.launcher.report.ReportFormat;
 import io.netpulse.launcher.report.ReportReader;
-import java.io.IOException;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -139,27 +137,13 @@ public final class ReportCommand implements Callable<Integer> {
   }
 
   private void write(PlanReport report, String name, PrintWriter err) {
-    String target = output != null ? output : format == ReportFormat.html ? format.defaultFileName(name) : "-";
-    if (target.equals("-")) {
-      PrintWriter out = spec.commandLine().getOut();
-      format.write(report, out);
-      out.flush();
-      return;
+    OutputFile target = new OutputFile(
+        output != null ? output : format == ReportFormat.html ? format.defaultFileName(name) : OutputFile.STDOUT);
+    target.write(spec.commandLine().getOut(), out -> format.write(report, out));
+    if (!target.isStdout()) {
+      err.println("report " + target.path().toAbsolutePath() + " (" + format + ", " + report.sections().size()
+          + " results of plan " + name + ")");
+      err.flush();
     }
-    Path file = Path.of(target);
-    boolean failed;
-    try (Writer w = new OutputStreamWriter(Files.newOutputStream(file), StandardCharsets.UTF_8);
-        PrintWriter out = new PrintWriter(w)) {
-      format.write(report, out);
-      failed = out.checkError(); // PrintWriter keeps write errors to itself
-    } catch (IOException e) {
-      throw new UserError("cannot write " + file + ": " + e.getMessage() + " (choose another --output)");
-    }
-    if (failed) {
-      throw new UserError("cannot write " + file + " (disk full?); choose another --output");
-    }
-    err.println("report " + file.toAbsolutePath() + " (" + format + ", " + report.sections().size()
-        + " results of plan " + name + ")");
-    err.flush();
   }
 }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -94,9 +95,10 @@ public class RunCommand implements Callable<Integer> {
       description = "text or json (default: ${DEFAULT-VALUE})")
   Output format;
 
-  /** The old spelling of --format (and NETPULSE_OUTPUT), kept one release for scripts; warns when used. */
-  @Option(names = "--output", paramLabel = "FORMAT", hidden = true, defaultValue = "${env:NETPULSE_OUTPUT}")
-  Output deprecatedOutput;
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = OutputFile.STDOUT,
+      description = "file to write the results to, in --format, '-' for stdout (default: ${DEFAULT-VALUE}); "
+          + "written whole when the run ends")
+  String output;
 
   @Option(names = "--seed-figures", defaultValue = "${env:NETPULSE_SEED_FIGURES:-false}",
       description = "also print each bit rate read from sar as the seeds compute it (kB taken as 1000 B: 2.34 %% lower), "
@@ -107,7 +109,19 @@ public class RunCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Output output = Deprecated.alias(err, "run", "--output", "NETPULSE_OUTPUT", deprecatedOutput, "--format", format);
+    Output output = format;
+    OutputFile target = new OutputFile(this.output);
+    // --output text|json and NETPULSE_OUTPUT chose the format before --output named a file: one release more
+    Output oldSpelling = formatName(this.output);
+    if (oldSpelling != null) {
+      Deprecated.warn(err, "run", "--output " + this.output + " as a format", "--format " + this.output
+          + " (--output now names a file: ./" + this.output + " for a file of that name)");
+      output = oldSpelling;
+      target = new OutputFile(OutputFile.STDOUT);
+    } else if (formatName(System.getenv("NETPULSE_OUTPUT")) != null) {
+      Deprecated.warn(err, "run", "NETPULSE_OUTPUT", "NETPULSE_FORMAT");
+      output = formatName(System.getenv("NETPULSE_OUTPUT"));
+    }
     Plan plan;
     try {
       plan = PlanLoader.load(planFile, w -> err.println(w.describe()));
@@ -120,7 +134,8 @@ public class RunCommand implements Callable<Integer> {
       return BAD_INPUT;
     }
     if (!dryRun) {
-      return execute(plan, out, output);
+      target.checkWritable();
+      return execute(plan, out, target, output);
     }
     if (queues == null && plan.tests().stream().anyMatch(RunCommand::usesAutoStreams)) {
       err.println("netpulse run: the plan has streams: auto, which a real run derives from the SUT's queue count; "
@@ -136,20 +151,18 @@ public class RunCommand implements Callable<Integer> {
       err.flush();
       return BAD_INPUT;
     }
-    if (output == Output.json) {
-      try {
-        out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(dry.toJson()));
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("maps of strings, numbers and records always serialise", e);
+    Output chosen = output;
+    target.write(out, w -> {
+      if (chosen == Output.json) {
+        w.println(json(dry.toJson()));
+      } else {
+        dry.printText(w);
       }
-      out.flush();
-    } else {
-      dry.printText(out);
-    }
+    });
     return OK;
   }
 
-  private int execute(Plan plan, PrintWriter out, Output output) {
+  private int execute(Plan plan, PrintWriter out, OutputFile target, Output output) {
     pipeline.validate();
     dashboard.validate();
     OptionChecks.requireRange(connectTimeout, Duration.ofSeconds(1), null, "--connect-timeout");
@@ -185,15 +198,23 @@ public class RunCommand implements Callable<Integer> {
           stack.kafka(), stack.topics(), progress, System.console() != null);
       running.set(execution);
       ExecutionReport report = execution.execute();
-      if (output == Output.json) {
-        try {
-          out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report.json(seedFigures)));
-        } catch (JsonProcessingException e) {
-          throw new IllegalStateException("maps of strings, numbers and records always serialise", e);
+      Consumer<PrintWriter> results = w -> {
+        if (output == Output.json) {
+          w.println(json(report.json(seedFigures)));
+        } else {
+          report.printTable(w, seedFigures);
         }
-        out.flush();
-      } else {
-        report.printTable(out, seedFigures);
+      };
+      try {
+        target.write(out, results);
+      } catch (io.netpulse.launcher.UserError e) {
+        // the run is over: its results must not be lost with the file
+        progress.println("netpulse run: " + e.getMessage() + "; the results follow on stdout");
+        new OutputFile(OutputFile.STDOUT).write(out, results);
+        return TEST_FAILED;
+      }
+      if (!target.isStdout()) {
+        progress.println("results " + target.path().toAbsolutePath() + " (" + output + ")");
       }
       return report.ok() ? OK : TEST_FAILED;
     } finally {
@@ -212,6 +233,18 @@ public class RunCommand implements Callable<Integer> {
     return pipeline.externalKafka().orElseThrow(() -> new io.netpulse.launcher.UserError("--attach needs "
         + "--bootstrap-servers (or NETPULSE_BOOTSTRAP_SERVERS, or bootstrap.servers in --kafka-config): the Kafka "
         + "whose running processor computes the results"));
+  }
+
+  private static Output formatName(String value) {
+    return value == null ? null : value.equals("text") ? Output.text : value.equals("json") ? Output.json : null;
+  }
+
+  private static String json(Object value) {
+    try {
+      return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("maps of strings, numbers and records always serialise", e);
+    }
   }
 
   private static boolean usesAutoStreams(TestSpec t) {

@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.TypeConversionException;
@@ -170,14 +171,39 @@ class CliConventionTest {
     CliRun old = CliRun.of("run", "../examples/xlarge-vs-xlarge.yaml", "--dry-run", "--queues", "4", "--output=json");
     assertThat(old.exit()).as(old.err()).isZero();
     assertThat(old.out().strip()).startsWith("[");
-    assertThat(old.err().strip()).isEqualTo("netpulse run: warning: --output (NETPULSE_OUTPUT) is deprecated and "
-        + "will be removed in the next release; use --format");
+    assertThat(old.err().strip()).isEqualTo("netpulse run: warning: --output json as a format is deprecated and "
+        + "will be removed in the next release; use --format json (--output now names a file: ./json for a file of "
+        + "that name)");
 
     CliRun current = CliRun.of("run", "../examples/xlarge-vs-xlarge.yaml", "--dry-run", "--queues", "4",
         "--format", "json");
     assertThat(current.exit()).as(current.err()).isZero();
     assertThat(current.out()).isEqualTo(old.out());
     assertThat(current.err()).isEmpty();
+  }
+
+  @Test
+  void runsOutputIsTheFileItWritesLikeReportsAndExports(@TempDir Path dir) throws IOException {
+    CliRun stdout = CliRun.of("run", "../examples/xlarge-vs-xlarge.yaml", "--dry-run", "--queues", "4",
+        "--format", "json");
+    Path file = dir.resolve("json");
+    CliRun toFile = CliRun.of("run", "../examples/xlarge-vs-xlarge.yaml", "--dry-run", "--queues", "4",
+        "--format", "json", "-o", file.toString());
+    assertThat(toFile.exit()).as(toFile.err()).isZero();
+    assertThat(toFile.out()).isEmpty();
+    assertThat(toFile.err()).isEmpty();
+    assertThat(Files.readString(file)).isEqualTo(stdout.out()).startsWith("[");
+    try (Stream<Path> left = Files.list(dir)) {
+      assertThat(left).as("no temporary file left beside it").containsExactly(file);
+    }
+
+    // a real run whose results could not be written is refused before any host is touched
+    CliRun missingDir = CliRun.of("run", "../examples/xlarge-vs-xlarge.yaml", "--output",
+        dir.resolve("no-such-dir").resolve("results.json").toString());
+    assertThat(missingDir.exit()).isEqualTo(2);
+    assertThat(missingDir.err().strip()).isEqualTo("netpulse: cannot write " + dir.resolve("no-such-dir")
+        .resolve("results.json") + ": directory " + dir.resolve("no-such-dir") + " does not exist (choose another "
+        + "--output)");
   }
 
   @Test

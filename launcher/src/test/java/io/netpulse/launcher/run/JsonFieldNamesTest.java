@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The JSON netpulse writes names its fields in camelCase, as the topics' records do: {@code run --output json},
- * {@code run --dry-run --output json} and {@code compare --format json} (also the dashboard's /api/compare). Each is
+ * The JSON netpulse writes names its fields in camelCase, as the topics' records do: {@code run --format json},
+ * {@code run --dry-run --format json} and {@code compare --format json} (also the dashboard's /api/compare). Each is
  * made with every optional part present and walked as serialized; a field name with {@code _} fails. Values (metric
  * names such as {@code rx_bps}, flags such as {@code cpu_saturated}) may have one.
  */
