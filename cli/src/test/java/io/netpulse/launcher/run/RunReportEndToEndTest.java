@@ -44,16 +44,22 @@ class RunReportEndToEndTest { // also the dashboard's run view during that run (
     try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
       port = free.getLocalPort();
     }
+    Path resultsFile = dir.resolve("results.json"); // run -o: the results go to the file, not stdout
     RunEndToEndTest.Run run;
     try (LinkCap cap = LinkCap.into(HOSTS, HOSTS.sut(), "8mbit")) {
       java.util.concurrent.CompletableFuture<RunEndToEndTest.Run> running = java.util.concurrent.CompletableFuture
-          .supplyAsync(() -> RunEndToEndTest.run(plan, "--dashboard-port=" + port));
+          .supplyAsync(() -> RunEndToEndTest.run(plan, "--dashboard-port=" + port, "-o", resultsFile.toString()));
       RunDashboardView.follow(running, port, dir, "rx_bandwidth"); // the dashboard's run view while it runs
       run = running.get();
     }
     assertThat(run.exit()).as(run.stderr()).isZero();
     assertThat(run.stderr()).contains("dashboard http://127.0.0.1:" + port + "/runs.html");
-    JsonNode results = Json.mapper().readTree(run.stdout());
+    assertThat(run.stdout()).isEmpty();
+    assertThat(run.stderr()).contains("results " + resultsFile.toAbsolutePath() + " (json)");
+    JsonNode results = Json.mapper().readTree(resultsFile.toFile());
+    java.util.Set<String> types = new java.util.TreeSet<>();
+    results.forEach(r -> types.add(r.path("type").asText()));
+    assertThat(types).containsExactly("latency", "rx_bandwidth");
 
     String data = "--data-dir=" + dir.resolve("data");
     CliRun md = CliRun.of("report", plan.toString(), "--format", "md", data);
