@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Tag;
  * Prometheus and the operations dashboard in docker-compose.yml, read as data (no Docker engine here): Prometheus
  * scrapes every netpulse service on the port it serves /metrics on, with a token file compose mounts from the token
  * the service requires, and every panel of the operations dashboard queries the provisioned Prometheus for metric
- * names the docs list.
+ * names the docs list. {@link PrometheusLiveScrapeTest} runs the same files with the real Prometheus and services.
  */
 @Tag("unit")
 class PrometheusScrapeTest {
@@ -54,15 +54,7 @@ class PrometheusScrapeTest {
       problems.add(ComposeFileTest.FILE + ": prometheus must mount ./" + PROMETHEUS + " read-only at its --config.file '"
           + configFlag + "' (mounts: " + mounts + ")");
     }
-    // token files: compose configs whose content is a token variable, mounted at a target
-    Map<String, String> tokenAtTarget = new java.util.HashMap<>();
-    for (JsonNode c : prometheus.path("configs")) {
-      String content = compose.path("configs").path(c.path("source").asText()).path("content").asText("");
-      Matcher v = RepoFiles.COMPOSE_VARIABLE.matcher(content);
-      if (v.find()) {
-        tokenAtTarget.put(c.path("target").asText(), v.group(1));
-      }
-    }
+    Map<String, String> tokenAtTarget = tokenFiles();
     Map<String, JsonNode> jobs = new java.util.HashMap<>();
     RepoFiles.yaml(PROMETHEUS).path("scrape_configs").forEach(j -> jobs.put(j.path("job_name").asText(), j));
     SCRAPED.forEach((service, vars) -> {
@@ -134,6 +126,23 @@ class PrometheusScrapeTest {
       problems.add(ComposeFileTest.FILE + ": grafana PROMETHEUS_URL '" + url + "' is not the prometheus service");
     }
     report();
+  }
+
+  /**
+   * The token files compose mounts in the prometheus container: target path → the variable whose value the file
+   * holds (compose configs whose content is a token variable).
+   */
+  static Map<String, String> tokenFiles() {
+    JsonNode compose = RepoFiles.yaml(ComposeFileTest.FILE);
+    Map<String, String> tokenAtTarget = new java.util.HashMap<>();
+    for (JsonNode c : compose.path("services").path("prometheus").path("configs")) {
+      String content = compose.path("configs").path(c.path("source").asText()).path("content").asText("");
+      Matcher v = RepoFiles.COMPOSE_VARIABLE.matcher(content);
+      if (v.find()) {
+        tokenAtTarget.put(c.path("target").asText(), v.group(1));
+      }
+    }
+    return tokenAtTarget;
   }
 
   private void report() {
