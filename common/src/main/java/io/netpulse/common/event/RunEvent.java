@@ -55,8 +55,17 @@ public record RunEvent(
   /**
    * The repetition's plan: warm-up then measuring for {@code durationMs} at most; with {@code stop} "steady" it may
    * end earlier.
+   *
+   * @param clients the tool client instances each repetition starts: a per-second sum over instances (netperf's
+   *                interim lines) counts only once all of them are in it; null from older producers
    */
-  public record Planned(long warmupMs, long durationMs, String stop) {}
+  public record Planned(long warmupMs, long durationMs, String stop, Integer clients) {
+
+    /** Without the client count (older producers, progress displays). */
+    public Planned(long warmupMs, long durationMs, String stop) {
+      this(warmupMs, durationMs, stop, null);
+    }
+  }
 
   /**
    * What ended a climb of concurrent connections.

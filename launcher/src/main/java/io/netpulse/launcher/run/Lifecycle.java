@@ -103,11 +103,11 @@ final class Lifecycle {
         + "never started").withStopReason(RunEvent.INTERRUPTED));
   }
 
-  /** For progress displays (the dashboard's elapsed / remaining). */
+  /** For progress displays (the dashboard's elapsed / remaining), and the clients a sum of theirs needs. */
   private RunEvent.Planned planned() {
     TestSpec test = procedure.test();
     return new RunEvent.Planned(test.warmup().toMillis(), test.duration().toMillis(),
-        ctx.plan().stop().name().toLowerCase(java.util.Locale.ROOT));
+        ctx.plan().stop().name().toLowerCase(java.util.Locale.ROOT), procedure.clients().size());
   }
 
   String run() {

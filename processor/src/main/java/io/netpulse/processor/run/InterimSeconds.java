@@ -8,9 +8,12 @@ import java.util.Map;
 /**
  * One run's interim figures of one metric, turned into per-second sums over its tool instances as their lines
  * arrive: the series the steady detector judges for tests whose value is a sum over instances. A second is
- * summed once every instance seen has a line ending after it, or once the newest line is {@link #STALL_MS}
- * past it (an instance that stopped printing must not hold the others up). Mutable on purpose: it lives only
- * inside a state store, with plain fields for the JSON serde.
+ * summed once every instance has a line ending after it: every instance the run started when the lifecycle says how
+ * many ({@code expected}), else every instance seen. A second some instance has not covered once the newest line is
+ * {@link #STALL_MS} past it is passed over, not summed without that instance's share: judged, such undercounts
+ * settled a TCP_RR run at half its rate when one of two netperfs, slowed after a cap's initial burst, printed no
+ * interim line for its first 5 s. Mutable on purpose: it lives only inside a state store, with plain fields for the
+ * JSON serde.
  */
 public final class InterimSeconds {
 
@@ -40,12 +43,24 @@ public final class InterimSeconds {
    * @return the seconds summed now, oldest first
    */
   public List<Second> add(String instance, long end, double rate) {
+    return add(instance, end, rate, 0);
+  }
+
+  /**
+   * As {@link #add(String, long, double)}, with the number of instances the run started (0: unknown).
+   *
+   * @return the seconds summed now with every instance in them, oldest first
+   */
+  public List<Second> add(String instance, long end, double rate, int expected) {
     Long previous = lastEnd.get(instance);
     if (previous != null && end <= previous) {
       return List.of(); // a repeat or out of order: its time is already accounted for
     }
     long start = previous == null ? end - InterimRates.FIRST_INTERVAL_MS : previous;
     lastEnd.put(instance, end);
+    if (previous == null && next != 0) {
+      next = Math.max(next, ceilSecond(start)); // the seconds before a late instance's first line lack its share
+    }
     starts.add(start);
     ends.add(end);
     rates.add(rate);
@@ -54,9 +69,11 @@ public final class InterimSeconds {
       next = ceilSecond(start); // the first whole second of the first instance
     }
     List<Second> out = new ArrayList<>();
-    long covered = lastEnd.values().stream().mapToLong(Long::longValue).min().orElse(0);
+    long covered = lastEnd.size() < expected ? 0 : lastEnd.values().stream().mapToLong(Long::longValue).min().orElse(0);
     while (next + 1_000 <= covered || next + 1_000 <= newest - STALL_MS) {
-      out.add(new Second(next, sum(next, next + 1_000)));
+      if (next + 1_000 <= covered) {
+        out.add(new Second(next, sum(next, next + 1_000)));
+      }
       next += 1_000;
     }
     prune();

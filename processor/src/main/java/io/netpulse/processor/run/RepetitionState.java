@@ -24,6 +24,8 @@ public final class RepetitionState {
   public Map<String, String> labels;
   public java.util.List<io.netpulse.common.event.HostInfo> hostFacts;
   public Integer repetitionsPlanned;
+  /** Tool client instances the repetition started, from the lifecycle; null: unknown. */
+  public Integer clients;
   /** Epoch ms the measuring phase began, 0 before. */
   public long start;
   /** Epoch ms the phase after measuring began, 0 while measuring. */

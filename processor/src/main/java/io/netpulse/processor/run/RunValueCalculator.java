@@ -51,8 +51,8 @@ final class RunValueCalculator {
       return Optional.empty();
     }
     InterimRates.Sum total = InterimRates.windowSum(interim, rep.start, rep.end);
-    if (total.value().isEmpty()) {
-      return Optional.empty();
+    if (total.value().isEmpty() || sum && rep.clients != null && total.instances() < rep.clients) {
+      return Optional.empty(); // a sum without some instance's share is no value of the test: none rather than low
     }
     Sample first = interim.get(0);
     boolean oneHost = interim.stream().allMatch(s -> java.util.Objects.equals(s.host(), first.host()));

@@ -104,6 +104,9 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     if (e.repetitions() != null) {
       rep.repetitionsPlanned = e.repetitions();
     }
+    if (e.planned() != null && e.planned().clients() != null) {
+      rep.clients = e.planned().clients();
+    }
     boolean closes = false;
     boolean interrupted = e.phase() == RunEvent.Phase.FAILED && RunEvent.INTERRUPTED.equals(e.stopReason());
     if (e.phase() == RunEvent.Phase.MEASURING) {

@@ -95,7 +95,9 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     if (seconds == null) {
       seconds = new InterimSeconds();
     }
-    List<InterimSeconds.Second> done = seconds.add(InterimRates.instanceOf(s), s.ts(), s.value());
+    Integer clients = latest == null || latest.planned() == null ? null : latest.planned().clients();
+    List<InterimSeconds.Second> done = seconds.add(InterimRates.instanceOf(s), s.ts(), s.value(),
+        clients == null ? 0 : clients);
     interims.put(key, seconds);
     for (InterimSeconds.Second second : done) {
       if (!beforeTraffic(latest, second.start())) { // a second is judged by its start, like a sar row's

@@ -143,14 +143,56 @@ class InterimSteadyTest {
     assertThat(s.add("a#0", 13_000, 100)).isEmpty();
     assertThat(s.add("b#1", 13_500, 60)).extracting(InterimSeconds.Second::sum)
         .containsExactly(100 + 25 + 30.0, 160.0, 160.0); // seconds 10, 11, 12
-    // b goes quiet for good: once a is STALL_MS past a second, it is summed without b's share
+    // b goes quiet for good: once a is STALL_MS past a second, that second is passed over, never summed without
+    // b's share (judged, such undercounts look steady at a fraction of the rate)
     List<InterimSeconds.Second> done = new ArrayList<>();
-    for (long ts = 14_000; ts <= 13_000 + InterimSeconds.STALL_MS + 1_000; ts += 1_000) {
+    for (long ts = 14_000; ts <= 13_000 + InterimSeconds.STALL_MS + 3_000; ts += 1_000) {
       done.addAll(s.add("a#0", ts, 100));
     }
-    assertThat(done).extracting(InterimSeconds.Second::start).containsExactly(13_000L);
-    assertThat(done.get(0).sum()).isEqualTo(100 + 30.0); // a, and b's last half second
-    assertThat(s.add("a#0", 14_000 + InterimSeconds.STALL_MS, 100)).isEmpty(); // a repeat counts once
+    assertThat(done).isEmpty();
+    assertThat(s.next).isEqualTo(16_000L); // seconds 13, 14 and 15 passed over
+    assertThat(s.add("a#0", 16_000 + InterimSeconds.STALL_MS, 100)).isEmpty(); // a repeat counts once
+  }
+
+  @Test
+  void withTheRunsClientCountNoSecondIsSummedBeforeEveryInstanceIsInIt() {
+    InterimSeconds s = new InterimSeconds();
+    // b prints from the start; a (slowed after a cap's burst) prints its first line only at 15 s
+    for (long ts = 10_000; ts <= 15_000; ts += 1_000) {
+      assertThat(s.add("b#1", ts, 50, 2)).as("b alone at %d", ts).isEmpty();
+    }
+    // a's first line covers 14-15 s: seconds before it lack its share and are never summed
+    assertThat(s.add("a#0", 15_000, 100, 2)).extracting(InterimSeconds.Second::start).containsExactly(14_000L);
+    assertThat(s.add("b#1", 16_000, 50, 2)).isEmpty();
+    assertThat(s.add("a#0", 16_000, 100, 2)).containsExactly(new InterimSeconds.Second(15_000, 150));
+
+    // unknown count (older launchers): instances seen are waited for, and a late one's earlier seconds skipped
+    InterimSeconds old = new InterimSeconds();
+    assertThat(old.add("b#1", 10_000, 50)).extracting(InterimSeconds.Second::start).containsExactly(9_000L);
+    assertThat(old.add("a#0", 12_000, 100)).isEmpty(); // second 10 has b only up to 10 s; a starts at 11 s
+    assertThat(old.add("b#1", 13_000, 50)).extracting(InterimSeconds.Second::sum).containsExactly(150.0);
+  }
+
+  @Test
+  void aSumMissingOneOfTheRunsClientsNeitherSettlesNorGivesAValue() {
+    // two netperfs started, only instance 1 prints interim lines (as one did, slowed after a cap's burst)
+    List<Line> one = interim("netperf-tcp-crr-D1").stream().filter(l -> l.instance().equals("1")).toList();
+    RunEvent.Planned planned = new RunEvent.Planned(1_000, 60_000, "steady", 2);
+    long first = one.get(0).ts() - 1_000;
+    driver.phase("run-half", "new_connections", Phase.WARMUP, first - 100, STEADY, planned);
+    driver.phase("run-half", "new_connections", Phase.MEASURING, first, STEADY, planned);
+    one.forEach(l -> line("run-half", l));
+    driver.phase("run-half", "new_connections", Phase.STOPPING, one.get(one.size() - 1).ts(), STEADY, planned);
+    assertThat(driver.steady.readValuesToList()).as("a steady state of half the instances").isEmpty();
+    assertThat(driver.results.readValuesToList()).extracting(r -> r.metric())
+        .as("half the sum is no value of the test").doesNotContain("connections_per_s");
+
+    // the same lines with the count unknown (older launchers): the one instance seen is taken for the whole run
+    driver.phase("run-old", "new_connections", Phase.WARMUP, first - 100, STEADY);
+    driver.phase("run-old", "new_connections", Phase.MEASURING, first, STEADY);
+    one.forEach(l -> line("run-old", l));
+    driver.phase("run-old", "new_connections", Phase.STOPPING, one.get(one.size() - 1).ts(), STEADY);
+    assertThat(driver.latestValue("connections_per_s")).isBetween(0.4 * 20946.66, 0.6 * 20946.66); // one instance's
   }
 
   /** Feeds the lines in time order until the run's steady event comes, and returns it. */

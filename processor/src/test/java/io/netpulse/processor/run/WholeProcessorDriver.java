@@ -51,8 +51,13 @@ final class WholeProcessorDriver implements AutoCloseable {
 
   /** Repetition 1 of a {@code type} test of plan-i (SUT "sut") enters {@code phase} at {@code ts}. */
   void phase(String run, String type, Phase phase, long ts, RunEvent.Steady steady) {
+    phase(run, type, phase, ts, steady, null);
+  }
+
+  /** The same, with the repetition's plan as the launcher sends it (null: none, as from older launchers). */
+  void phase(String run, String type, Phase phase, long ts, RunEvent.Steady steady, RunEvent.Planned planned) {
     RunEvent e = RunEvent.ofRepetition(run, "plan-i", type, 1, phase, ts, null, type, "sut", null)
-        .inExecution("plan-i-1", steady);
+        .inExecution("plan-i-1", steady).withPlanned(planned);
     runs.pipeInput(run, Json.bytes(e), ts);
   }
 
