@@ -43,7 +43,7 @@ class InterimSteadyStopTest {
       "{ type: new_connections, streams: 2, duration: %ds }|{ type: tcp_rr, streams: 2, duration: %ds }";
   private static final double AGREE_PERCENT = 10;
   /** Planned duration of the steady runs: what a repetition would take without the early stop. */
-  private static final int DURATION_S = 60;
+  private static final int DURATION_S = 90;
   private static final Pattern INTERIM =
       Pattern.compile("Interim result:\\s+(\\S+) Trans/s over (\\S+) seconds ending at (\\S+)");
 
@@ -109,7 +109,7 @@ class InterimSteadyStopTest {
         TopicReader.Window w = windows.get(rep.path("run").asText());
         System.err.println("INTERIM " + w.run() + " " + rep + ": " + secondsByHand(lines.stream()
             .filter(l -> l.run().equals(w.run())).toList()));
-        // settled well inside the planned 2 + 60 s and measured one 3-s window from there: the traffic lasted
+        // settled well inside the planned 2 + 90 s and measured one 3-s window from there: the traffic lasted
         // less than half its planned time
         long window = rep.path("measuringEndMs").asLong() - rep.path("measuringStartMs").asLong();
         assertThat(window).as(rep.toString()).isBetween(3_000L, 4_500L);
