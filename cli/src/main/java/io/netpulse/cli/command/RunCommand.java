@@ -95,7 +95,7 @@ public class RunCommand implements Callable<Integer> {
       description = "text or json (default: ${DEFAULT-VALUE})")
   Output format;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = OutputFile.STDOUT,
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "${env:NETPULSE_OUTPUT:--}",
       description = "file to write the results to, in --format, '-' for stdout (default: ${DEFAULT-VALUE}); "
           + "written whole when the run ends")
   String output;
@@ -111,16 +111,13 @@ public class RunCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     Output output = format;
     OutputFile target = new OutputFile(this.output);
-    // --output text|json and NETPULSE_OUTPUT chose the format before --output named a file: one release more
+    // --output text|json (and NETPULSE_OUTPUT) chose the format before --output named a file: one release more
     Output oldSpelling = formatName(this.output);
     if (oldSpelling != null) {
       Deprecated.warn(err, "run", "--output " + this.output + " as a format", "--format " + this.output
           + " (--output now names a file: ./" + this.output + " for a file of that name)");
       output = oldSpelling;
       target = new OutputFile(OutputFile.STDOUT);
-    } else if (formatName(System.getenv("NETPULSE_OUTPUT")) != null) {
-      Deprecated.warn(err, "run", "NETPULSE_OUTPUT", "NETPULSE_FORMAT");
-      output = formatName(System.getenv("NETPULSE_OUTPUT"));
     }
     Plan plan;
     try {
