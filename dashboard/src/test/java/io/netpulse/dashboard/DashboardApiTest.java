@@ -54,7 +54,8 @@ class DashboardApiTest {
           String base = dashboard.url();
           BlockingQueue<String> runsFeed = sse(base + "events?feed=runs");
           BlockingQueue<String> fleetFeed = sse(base + "events?feed=fleet");
-          await().atMost(Duration.ofSeconds(10)).until(() -> Exposition.parse(get(base + "metrics").body())
+          // 10 s was once not enough beside other modules' tests in CI (-T 2)
+          await().atMost(Duration.ofSeconds(30)).until(() -> Exposition.parse(get(base + "metrics").body())
               .value("netpulse_dashboard_sse_clients", Map.of("feed", "fleet")) == 1);
 
           // a second of the same series from before the run (another run's): not part of r1's series

