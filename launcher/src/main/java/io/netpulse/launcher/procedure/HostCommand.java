@@ -5,29 +5,40 @@ package io.netpulse.launcher.procedure;
  * stage 1 has ended (qperf, then ping, as seed 000 does). {@code instance} numbers processes of the
  * same tool and role from 0, which the results use to sum or average per instance. {@code untilStopped}: a
  * client that never ends by itself (c1000k's holds its connections forever), so its stage lasts the test's
- * time and it is then stopped like a server.
+ * time and it is then stopped like a server. {@code readyLine}: a client that floods a path its peers share, and
+ * that has set up once its stdout has this text; such clients are started one at a time, each paused until the
+ * last has set up (null: released together with the others).
  */
 public record HostCommand(String host, Role role, String tool, int instance, int stage, RemoteCommand command,
-    boolean untilStopped) {
+    boolean untilStopped, String readyLine) {
 
   public static HostCommand sampler(String host, String tool, RemoteCommand command) {
-    return new HostCommand(host, Role.SAMPLER, tool, 0, 0, command, true);
+    return new HostCommand(host, Role.SAMPLER, tool, 0, 0, command, true, null);
   }
 
   public static HostCommand server(String host, String tool, int instance, RemoteCommand command) {
-    return new HostCommand(host, Role.SERVER, tool, instance, 0, command, true);
+    return new HostCommand(host, Role.SERVER, tool, instance, 0, command, true, null);
   }
 
   public static HostCommand client(String host, String tool, int instance, RemoteCommand command) {
-    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, false);
+    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, false, null);
+  }
+
+  /**
+   * A client that floods a path shared with the other clients (more packets than a capped NIC lets through) and has
+   * set up once {@code readyLine} is on its stdout.
+   */
+  public static HostCommand floodingClient(String host, String tool, int instance, RemoteCommand command,
+      String readyLine) {
+    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, false, readyLine);
   }
 
   /** A client that runs until it is stopped. */
   public static HostCommand holdingClient(String host, String tool, int instance, RemoteCommand command) {
-    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, true);
+    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, true, null);
   }
 
   public HostCommand inStage(int stage) {
-    return new HostCommand(host, role, tool, instance, stage, command, untilStopped);
+    return new HostCommand(host, role, tool, instance, stage, command, untilStopped, readyLine);
   }
 }

@@ -35,8 +35,10 @@ final class PpsProcedure implements Procedure {
             c.sampledSeconds(), port, c.netperfOptions("-m", t.messageBytes()))));
       } else {
         servers.add(HostCommand.server(receiver, "iperf3", i, ToolCommands.of(Iperf3Commands.server(port))));
-        clients.add(HostCommand.client(sender, "iperf3", i, ToolCommands.of(
-            Iperf3Commands.udpClient(to, rate, c.sampledSeconds(), t.messageBytes(), port))));
+        // set up one at a time: iperf3 sends its UDP stream's hello once, and behind a cap another client's flood
+        // drops it (the client then fails after 30 s: "unable to read from stream socket")
+        clients.add(HostCommand.floodingClient(sender, "iperf3", i, ToolCommands.of(
+            Iperf3Commands.udpClient(to, rate, c.sampledSeconds(), t.messageBytes(), port)), Iperf3Commands.UDP_SET_UP));
       }
     }
     return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), servers, clients, c.results(null), null);

@@ -23,6 +23,9 @@ import java.util.UUID;
  *   <li>The watchdog, in a session of its own, reads the channel's stdin; at its EOF (launcher done, killed, or the
  *       connection lost) it KILLs the batch's shell and monitors and then every instance group not seen to end.
  *       Monitors record each PID before the instance can pass its FIFO open and call setsid, so none escapes.</li>
+ *   <li>An instance given a pause text is paused by its monitor (SIGSTOP to its group) at the first stdout line that
+ *       holds it, before that line is sent on: the launcher, reading the line, knows the instance sends nothing now,
+ *       with no round trip of its own (see the launcher's staged starts of clients that flood a shared path).</li>
  *   <li>Instances are started from a background subshell, which a shell without job control makes ignore SIGINT and
  *       SIGQUIT; {@code env --default-signal} (coreutils 8.31+) restores them where it exists.</li>
  * </ul>
@@ -68,7 +71,10 @@ final class BatchScript {
       "    echo \"-$p\" >>\"$d/pids\"",
       "    printf 'p %s %s\\n' \"$1\" \"$p\"",
       "    { IFS= read -r t && printf 'g %s %s\\n' \"$1\" \"$t\"",
-      "      while IFS= read -r l; do printf 'o %s %s\\n' \"$1\" \"$l\"; done",
+      "      while IFS= read -r l; do",
+      "        case $3 in ?*) case $l in *\"$3\"*) kill -s STOP -- \"-$p\" 2>/dev/null; set -- \"$1\" \"$2\" '' ;; esac ;; esac",
+      "        printf 'o %s %s\\n' \"$1\" \"$l\"",
+      "      done",
       "      [ -z \"$l\" ] || printf 'o %s %s\\n' \"$1\" \"$l\"; } <\"$d/$1\"",
       "    wait \"$p\"; x=$?",
       "    echo \"-$p\" >>\"$d/ended\"",
@@ -92,13 +98,23 @@ final class BatchScript {
 
   private final String end = "netpulse-end-" + UUID.randomUUID();
   private final List<RemoteCommand> commands;
+  private final List<String> pauses;
   private final boolean held;
 
   BatchScript(List<RemoteCommand> commands, boolean held) {
+    this(commands, java.util.Collections.nCopies(commands.size(), null), held);
+  }
+
+  /** {@code pauses}: per command, the text on its stdout at which it is paused (null: never). */
+  BatchScript(List<RemoteCommand> commands, List<String> pauses, boolean held) {
     if (commands.isEmpty()) {
       throw new IllegalArgumentException("a batch needs at least one command");
     }
+    if (pauses.size() != commands.size()) {
+      throw new IllegalArgumentException("one pause text (or null) per command");
+    }
     this.commands = List.copyOf(commands);
+    this.pauses = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(pauses));
     this.held = held;
   }
 
@@ -112,7 +128,8 @@ final class BatchScript {
     StringBuilder b = new StringBuilder();
     b.append("I=").append(RemoteCommand.quote((held ? HELD : "") + INSTANCE)).append('\n');
     for (int i = 0; i < commands.size(); i++) {
-      b.append("s ").append(i).append(' ').append(RemoteCommand.quote(commands.get(i).render())).append('\n');
+      b.append("s ").append(i).append(' ').append(RemoteCommand.quote(commands.get(i).render())).append(' ')
+          .append(RemoteCommand.quote(pauses.get(i) == null ? "" : pauses.get(i))).append('\n');
     }
     b.append(end).append('\n');
     return b.toString().getBytes(StandardCharsets.UTF_8);

@@ -12,7 +12,7 @@ final class Packages {
       Map.entry("netserver", "netperf"), Map.entry("iperf3", "iperf3"), Map.entry("iperf", "iperf"),
       Map.entry("qperf", "qperf"), Map.entry("sockperf", "sockperf"), Map.entry("sar", "sysstat"),
       Map.entry("ss", "iproute2"), Map.entry("ip", "iproute2"), Map.entry("ping", "iputils-ping"),
-      Map.entry("prlimit", "util-linux"), Map.entry("java", "openjdk-17-jre-headless"));
+      Map.entry("prlimit", "util-linux"), Map.entry("stdbuf", "coreutils"), Map.entry("java", "openjdk-17-jre-headless"));
   private static final Map<String, String> RED_HAT = Map.ofEntries(Map.entry("ss", "iproute"),
       Map.entry("ip", "iproute"), Map.entry("ping", "iputils"), Map.entry("java", "java-17-openjdk-headless"));
 

@@ -254,7 +254,7 @@ public final class RemoteHost implements AutoCloseable {
           new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES), l.onLine()));
       commands.add(l.command());
     }
-    BatchScript script = new BatchScript(commands, held);
+    BatchScript script = new BatchScript(commands, launches.stream().map(Launch::pauseOn).toList(), held);
     TailBuffer stderr = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
     RemoteBatch batch = null;
     Lane lane = laneForProcess();
@@ -334,6 +334,14 @@ public final class RemoteHost implements AutoCloseable {
 
   private static List<Long> pids(Collection<RemoteProcess> ps) {
     return ps.stream().map(RemoteProcess::pid).toList();
+  }
+
+  /** Sends SIG{@code signalName} to the process groups of those of {@code which} still running here, in one command. */
+  public void signal(String signalName, Collection<RemoteProcess> which) {
+    List<RemoteProcess> alive = alive(which);
+    if (!alive.isEmpty()) {
+      signalGroups(signalName, pids(alive));
+    }
   }
 
   /** {@code kill -s NAME -- -PID ...}; a group already gone is not an error. */

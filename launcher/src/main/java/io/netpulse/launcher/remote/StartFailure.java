@@ -10,7 +10,7 @@ final class StartFailure {
   private StartFailure() {}
 
   static RemoteFailure describe(String host, String label, RemoteCommand command, int exit, String stderrTail) {
-    String program = command.program();
+    String program = program(command.argv(), stderrTail);
     String err = stderrTail.isEmpty() ? "(nothing on stderr)" : stderrTail;
     StringBuilder m = new StringBuilder("host ").append(host).append(": ").append(label).append(" (")
         .append(program).append(") failed at start, exit ").append(exit).append(": ").append(err);
@@ -29,6 +29,16 @@ final class StartFailure {
       m.append("; the SSH user lacks the rights for it on ").append(host);
     }
     return new RemoteFailure(host, m.toString());
+  }
+
+  /**
+   * The program that failed: past a wrapper ({@code stdbuf -oL PROGRAM}, {@code prlimit --nofile=N:N PROGRAM}) unless
+   * the wrapper itself was not found.
+   */
+  private static String program(List<String> argv, String stderrTail) {
+    String first = argv.get(0);
+    boolean wrapper = first.equals("stdbuf") || first.equals("prlimit");
+    return wrapper && argv.size() > 2 && !stderrTail.contains(first + ": not found") ? argv.get(2) : first;
   }
 
   /** The value after -p / --port (netserver, iperf3 -s, sockperf), if any. */

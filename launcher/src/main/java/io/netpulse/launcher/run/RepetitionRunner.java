@@ -285,7 +285,8 @@ final class RepetitionRunner {
 
   /**
    * One remote command per host starts the stage's clients, held at a barrier until every host's are up and then
-   * released together (see {@link BatchStarts}).
+   * released together (see {@link BatchStarts}); clients that flood a shared path are set up one at a time and then
+   * resumed together instead (see {@link StagedStarts}).
    */
   private long startClients(String run, int stage) throws RemoteFailure, InterruptedException {
     List<HostCommand> commands = procedure.clients().stream().filter(c -> c.stage() == stage).toList();
@@ -293,6 +294,9 @@ final class RepetitionRunner {
     // each instance's lines carry its number: the processor sums their interim rates per second
     java.util.function.Function<HostCommand, java.util.function.Consumer<String>> lines = c -> c.tool().equals(streamed)
         ? ctx.publisher().lineEmitter(c.host(), c.tool(), run, String.valueOf(c.instance()))::emit : null;
+    if (commands.size() > 1 && commands.stream().allMatch(c -> c.readyLine() != null)) {
+      return StagedStarts.start(ctx.hosts()::host, commands, this::label, lines, clients, ctx.progress()::message);
+    }
     return BatchStarts.start(ctx.hosts()::host, commands, this::label, lines, true, h -> h.load().scale(STARTUP_CHECK),
         clients, ctx.progress()::message);
   }

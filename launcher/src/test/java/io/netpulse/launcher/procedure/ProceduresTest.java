@@ -97,7 +97,7 @@ class ProceduresTest {
     TestProcedure rx = only("{ type: rx_pps, streams: 2, duration: 25s }");
     assertThat(rendered(rx.servers())).containsExactly("sut: iperf3 -s -p 5001", "sut: iperf3 -s -p 5002");
     assertThat(rendered(rx.clients())).containsExactly(
-        "peer: iperf3 -c 198.18.0.2 -b 0M -u -t 30 -l 64 -p 5001", "peer: iperf3 -c 198.18.0.2 -b 0M -u -t 30 -l 64 -p 5002");
+        "peer: stdbuf -oL iperf3 -c 198.18.0.2 -b 0M -u -t 30 -l 64 -p 5001", "peer: stdbuf -oL iperf3 -c 198.18.0.2 -b 0M -u -t 30 -l 64 -p 5002");
     assertThat(rx.results().get(0)).isEqualTo(
         new ResultRule("rx_pps", "packets/s", Sources.SAR_DEV, "rx_pps", "sut", "eth0", How.MEAN_ON_SUT));
     // seed 001: netserver -p $[16000+j]  /  netperf -H ${server_ip} -l 300 -t UDP_STREAM -p $port -- -m 1

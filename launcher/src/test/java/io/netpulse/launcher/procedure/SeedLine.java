@@ -65,6 +65,13 @@ record SeedLine(String program, Map<String, String> env, Map<String, String> opt
   }
 
   private static SeedLine read(Map<String, String> env, List<String> argv) {
+    if (argv.get(0).equals("stdbuf")) { // line-buffered output (the launcher reads a line as it comes): not the tool's
+      int i = 1;
+      while (i < argv.size() && argv.get(i).startsWith("-")) {
+        i++;
+      }
+      return read(env, argv.subList(i, argv.size()));
+    }
     String program = argv.get(0).substring(argv.get(0).lastIndexOf('/') + 1);
     Set<String> valued = VALUED.getOrDefault(program, Set.of());
     Map<String, String> options = new TreeMap<>();

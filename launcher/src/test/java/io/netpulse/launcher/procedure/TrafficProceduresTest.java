@@ -39,8 +39,8 @@ class TrafficProceduresTest {
   @Test
   void ppsSpreadsOverClientsWithIperf3sRateOrNetperfsNoDelay() throws Exception {
     TestProcedure rx = only("{ type: rx_pps, streams: 2, clients: [peer, aux1], rate: 100M }");
-    assertThat(rendered(rx.clients())).containsExactly("peer: iperf3 -c 198.18.0.2 -b 100M -u -t 35 -l 64 -p 5001",
-        "aux1: iperf3 -c 198.18.0.2 -b 100M -u -t 35 -l 64 -p 5002");
+    assertThat(rendered(rx.clients())).containsExactly("peer: stdbuf -oL iperf3 -c 198.18.0.2 -b 100M -u -t 35 -l 64 -p 5001",
+        "aux1: stdbuf -oL iperf3 -c 198.18.0.2 -b 100M -u -t 35 -l 64 -p 5002");
     TestProcedure tx = only("{ type: tx_pps, tool: netperf, streams: 2, clients: [peer, aux1], no_delay: true }");
     assertThat(rendered(tx.servers())).containsExactly("peer: netserver -D -p 16001", "aux1: netserver -D -p 16002");
     // seed 001: -- -m 1 -D, in that order

@@ -37,4 +37,14 @@ class LocalPartsTest {
     assertThat(f.getMessage()).isEqualTo("host peer: client-3 (iperf3) failed at start, exit 1: iperf3: error - "
         + "unable to connect to server");
   }
+
+  @Test
+  void startFailureNamesTheProgramPastItsWrapperUnlessTheWrapperIsMissing() {
+    RemoteCommand wrapped = RemoteCommand.of("stdbuf", "-oL", "iperf3", "-c", "198.18.0.2");
+    assertThat(StartFailure.describe("peer", "iperf3#0", wrapped, 127,
+        "stdbuf: failed to run command 'iperf3': No such file or directory").getMessage())
+        .contains("(iperf3) failed at start", "iperf3 is not installed or not on PATH on peer");
+    assertThat(StartFailure.describe("peer", "iperf3#0", wrapped, 127, "sh: 1: exec: stdbuf: not found").getMessage())
+        .contains("(stdbuf) failed at start", "stdbuf is not installed or not on PATH on peer");
+  }
 }

@@ -15,6 +15,7 @@ import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.store.InfluxStore;
 import io.netpulse.processor.store.QuestDbStoreSchema;
 import io.netpulse.processor.store.RatesToStore;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +48,9 @@ class ProcessorIntegrationTest {
 
   private static final Topics TOPICS = Topics.defaults();
   private static final String KEY = ResultEvent.key(RecordedReplay.PLAN, null, RecordedReplay.TEST, "rx_bps");
+
+  private static final Path CHILD_LOGS = Path.of("target", "processor-it");
+  private static final String LOG_PREFIX = String.valueOf(ProcessHandle.current().pid());
 
   @TempDir Path dir;
 
@@ -172,13 +176,20 @@ class ProcessorIntegrationTest {
     assertThat(result.hosts()).containsExactly("sut");
   }
 
+  /**
+   * A processor in a JVM of its own. Its log is kept under target/processor-it (not in the temporary directory,
+   * which is deleted), so that a failed run can be read afterwards.
+   */
   private Process child(EmbeddedKafka kafka, Path stateDir) throws Exception {
+    Path log = CHILD_LOGS.resolve(LOG_PREFIX + "-" + stateDir.getFileName() + ".log");
+    Files.createDirectories(CHILD_LOGS);
     Process p = new ProcessBuilder(ChildJava.command("-Xmx256m", "-cp", System.getProperty("java.class.path"),
         ProcessorChild.class.getName(),
         kafka.bootstrapServers(), stateDir.toString(), "it-eos"))
-        .redirectErrorStream(true).redirectOutput(dir.resolve(stateDir.getFileName() + ".log").toFile()).start();
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    System.out.println("child processor " + p.pid() + " logs to " + log);
     await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() ->
-        !p.isAlive() || java.nio.file.Files.readString(dir.resolve(stateDir.getFileName() + ".log")).contains("RUNNING"));
+        !p.isAlive() || Files.readString(log).contains("RUNNING"));
     assertThat(p.isAlive()).as("child processor is running").isTrue();
     return p;
   }
@@ -230,12 +241,19 @@ class ProcessorIntegrationTest {
     try (KafkaConsumer<String, byte[]> c = consumer(kafka)) {
       c.subscribe(List.of(TOPICS.results()));
       // generous: a restarted processor replays its changelogs first, and on a loaded 2-core machine that is slow
-      await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ZERO).ignoreExceptions().until(() -> {
-        c.poll(Duration.ofMillis(200)).forEach(r -> latest.put(r.key(), serde.deserialize(r.topic(), r.value())));
-        ResultEvent e = latest.get(KEY);
-        return e != null && e.n() == 3 && java.util.stream.IntStream.rangeClosed(1, 3).allMatch(r ->
-            Math.abs(e.values().get(r) - RecordedReplay.expectedValue(r)) < 1e-3);
-      });
+      try {
+        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ZERO).until(() -> {
+          c.poll(Duration.ofMillis(200)).forEach(r -> latest.put(r.key(), serde.deserialize(r.topic(), r.value())));
+          ResultEvent e = latest.get(KEY);
+          return e != null && e.n() == 3 && java.util.stream.IntStream.rangeClosed(1, 3).allMatch(r ->
+              e.values().containsKey(r) && Math.abs(e.values().get(r) - RecordedReplay.expectedValue(r)) < 1e-3);
+        });
+      } catch (org.awaitility.core.ConditionTimeoutException e) {
+        // say whether no result came or a wrong one did: the two are different faults
+        throw new AssertionError("no converged result for " + KEY + " in 180 s; latest: " + latest.get(KEY)
+            + "; results seen for " + latest.keySet() + "; expected " + RecordedReplay.expectedValue(1) + ", "
+            + RecordedReplay.expectedValue(2) + ", " + RecordedReplay.expectedValue(3), e);
+      }
     }
     return latest.get(KEY);
   }

@@ -21,9 +21,20 @@ public final class Iperf3Commands {
         "-t", String.valueOf(seconds), "-i", "1", "-f", "k");
   }
 
-  /** Seed 000's UDP PPS client, in its order: {@code iperf3 -c TO -b RATE -u -t SECONDS -l LENGTH -p PORT}. */
+  /**
+   * Seed 000's UDP PPS client, in its order: {@code iperf3 -c TO -b RATE -u -t SECONDS -l LENGTH -p PORT}, run by
+   * {@code stdbuf -oL}: its output goes to a pipe, where stdio holds the {@link #UDP_SET_UP} line back until the first
+   * interval report a second later ({@code --forceflush} flushes only the reports), and the launcher waits for that
+   * line before it starts the next client.
+   */
   public static List<String> udpClient(String to, String rate, long seconds, int length, int port) {
-    return List.of("iperf3", "-c", to, "-b", rate, "-u", "-t", String.valueOf(seconds), "-l", String.valueOf(length),
-        "-p", String.valueOf(port));
+    return List.of("stdbuf", "-oL", "iperf3", "-c", to, "-b", rate, "-u", "-t", String.valueOf(seconds), "-l",
+        String.valueOf(length), "-p", String.valueOf(port));
   }
+
+  /**
+   * In a client's output once its stream is set up ({@code [  5] local A port P connected to B port Q}): iperf3
+   * prints it after the server has answered the UDP stream's hello datagram.
+   */
+  public static final String UDP_SET_UP = " connected to ";
 }
