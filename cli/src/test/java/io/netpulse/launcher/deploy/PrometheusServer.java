@@ -3,7 +3,6 @@ package io.netpulse.launcher.deploy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -107,10 +106,9 @@ final class PrometheusServer implements AutoCloseable {
     }
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  /** A port free on 127.0.0.1, where the servers here bind (a port free on the wildcard address may not be). */
+  static int freePort() {
+    return io.netpulse.testbed.embedded.LocalResources.freePort();
   }
 
   @Override
