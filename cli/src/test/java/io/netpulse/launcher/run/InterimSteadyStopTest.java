@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The SUT's link is capped both ways ({@link LinkCap}, {@value #CAP}), so the cap, not the machine's load, sets
  * the rates: two netperf streams offer several times what it passes even beside CI's other test JVM (uncapped, the
  * same fixed and steady runs read 112k and 53k TCP_RR transactions/s at different loads). So the class runs in the
- * parallel phase, and the steady and fixed means must agree within {@value #AGREE_PERCENT} %.
+ * parallel phase, and the steady and fixed means must agree within {@value #AGREE_PERCENT} % (see there why not closer).
  */
 @Tag("measurement")
 class InterimSteadyStopTest {
@@ -41,7 +41,13 @@ class InterimSteadyStopTest {
   private static final String CAP = "4mbit";
   private static final String TESTS =
       "{ type: new_connections, streams: 2, duration: %ds }|{ type: tcp_rr, streams: 2, duration: %ds }";
-  private static final double AGREE_PERCENT = 10;
+  /**
+   * The fixed run is 6 s: a TCP_CRR instance whose SYN the full queue at the cap drops waits out its 1-s
+   * retransmission (one interim line of 326 against 600 connections/s), which the fixed mean keeps and a steady window
+   * does not (steady 1,243 against fixed 1,083 once in CI, 13 %). A sum over the wrong instances or windows is off by
+   * a factor, not by that.
+   */
+  private static final double AGREE_PERCENT = 20;
   /** Planned duration of the steady runs: what a repetition would take without the early stop. */
   private static final int DURATION_S = 90;
   private static final Pattern INTERIM =

@@ -25,7 +25,8 @@ import java.util.UUID;
  *       Monitors record each PID before the instance can pass its FIFO open and call setsid, so none escapes.</li>
  *   <li>An instance given a pause text is paused by its monitor (SIGSTOP to its group) at the first stdout line that
  *       holds it, before that line is sent on: the launcher, reading the line, knows the instance sends nothing now,
- *       with no round trip of its own (see the launcher's staged starts of clients that flood a shared path).</li>
+ *       with no round trip of its own (see the launcher's staged starts of clients that flood a shared path). The
+ *       launcher's {@code cont} to the watchdog resumes every instance of the batch (SIGCONT to each group).</li>
  *   <li>Instances are started from a background subshell, which a shell without job control makes ignore SIGINT and
  *       SIGQUIT; {@code env --default-signal} (coreutils 8.31+) restores them where it exists.</li>
  * </ul>
@@ -42,7 +43,12 @@ final class BatchScript {
 
   /** Kills what is left at the EOF of the channel's stdin; {@code $1} the batch's PID, {@code $2} its directory. */
   private static final String WATCHDOG = String.join("\n",
-      "while IFS= read -r c; do case $c in go) exec 4<>\"$2/go\" ;; esac; done",
+      "while IFS= read -r c; do",
+      "  case $c in",
+      "    go) exec 4<>\"$2/go\" ;;",
+      "    cont) p=$(sort \"$2/pids\" \"$2/ended\" | uniq -u); [ -z \"$p\" ] || kill -s CONT -- $p 2>/dev/null ;;",
+      "  esac",
+      "done",
       "[ -e \"$2/done\" ] || kill -s KILL -- \"-$1\" 2>/dev/null",
       "p=$(sort \"$2/pids\" \"$2/ended\" | uniq -u)",
       "[ -z \"$p\" ] || kill -s KILL -- $p 2>/dev/null",

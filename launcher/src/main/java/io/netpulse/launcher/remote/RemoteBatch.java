@@ -275,6 +275,19 @@ public final class RemoteBatch {
     }
   }
 
+  /**
+   * Resumes every instance of the batch that was paused (its pause text, see {@link Launch#pauseOn}): one line to the
+   * watchdog, which sends SIGCONT to each instance's group; no round trip. Does nothing to a running instance.
+   */
+  public void resume() throws RemoteFailure {
+    try {
+      stdin.write("cont\n".getBytes(StandardCharsets.US_ASCII));
+      stdin.flush();
+    } catch (IOException e) {
+      throw failure("cannot resume " + what + ": " + e.getMessage() + "; is the host still up?");
+    }
+  }
+
   /** {@link #checkStarted(Duration)} for 300 ms times the host's load factor. */
   public void checkStarted() throws RemoteFailure {
     checkStarted(host.load().scale(RemoteHost.STARTUP_CHECK));

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * Starts clients that flood a path they share ({@link HostCommand#readyLine()}: 64-byte UDP at a NIC's packet limit)
  * one at a time: each is released and paused by its host (SIGSTOP, which leaves its sockets as they are) at the line
  * that says it has set up, and the next is released when that line arrives; once the last has set up, all are
- * resumed at once (SIGCONT, one command per host), so that their floods start together.
+ * resumed at once (SIGCONT from each batch's watchdog), so that their floods start together.
  *
  * <p>Why not released together, as {@link BatchStarts} does: the first to set up fills the queue in front of the cap
  * at once, and the setup packets of a client a few milliseconds later are dropped in it. iperf3 3.12 sends its UDP
@@ -45,7 +45,8 @@ final class StagedStarts {
    * Starts {@code commands} (every one with a ready line) as above; each process is put into {@code started} as
    * soon as it is up, so that it is stopped later whatever fails after.
    *
-   * @return local epoch ms at which the first was released: from its setup on, the first client's time runs
+   * @return local epoch ms at which they were resumed together: their floods start then (the first's own time ran
+   *     from its setup, a few milliseconds per client earlier)
    */
   static long start(Function<String, RemoteHost> hosts, List<HostCommand> commands, Function<HostCommand, String> label,
       Function<HostCommand, Consumer<String>> lines, Map<HostCommand, RemoteProcess> started, Consumer<String> note)
@@ -60,11 +61,11 @@ final class StagedStarts {
       setUp.put(c, ready);
       Consumer<String> then = lines.apply(c);
       Consumer<String> onLine = line -> {
+        if (then != null) { // first: whoever reads the lines has the ready line before the start goes on
+          then.accept(line);
+        }
         if (line.contains(c.readyLine())) {
           ready.countDown();
-        }
-        if (then != null) {
-          then.accept(line);
         }
       };
       tasks.add(() -> Map.entry(c, hosts.apply(c.host())
@@ -81,6 +82,7 @@ final class StagedStarts {
       }
     }
     long first = 0;
+    long resumed;
     try {
       for (int i = 0; i < commands.size(); i++) {
         HostCommand c = commands.get(i);
@@ -90,15 +92,17 @@ final class StagedStarts {
         awaitSetUp(c, b, setUp.get(c), hosts.apply(c.host()).load().scale(SETUP), i);
       }
     } finally {
-      resume(hosts, started.values()); // also on a failure: a paused process does not act on the TERM that stops it
+      // also on a failure: a paused process does not act on the TERM that stops it
+      resumed = resume(commands.stream().map(batches::get).filter(java.util.Objects::nonNull).toList(), hosts,
+          started.values());
     }
-    long span = System.currentTimeMillis() - first;
+    long span = resumed - first;
     LOG.debug("{} clients set up one at a time in {} ms", commands.size(), span);
     if (span > BatchStarts.SPAN_NOTE_MILLIS) {
       note.accept(String.format(Locale.ROOT, "%d flooding clients set up one at a time in %.1f s (each paused until"
           + " the last was up)", commands.size(), span / 1000.0));
     }
-    return first;
+    return resumed;
   }
 
   /** Waits for {@code c}'s ready line; a failure at start is reported as such, no ready line in time as below. */
@@ -119,13 +123,30 @@ final class StagedStarts {
     }
   }
 
-  /** SIGCONT to every client, one command per host, the hosts at once. */
-  private static void resume(Function<String, RemoteHost> hosts, java.util.Collection<RemoteProcess> clients) {
-    Map<String, List<RemoteProcess>> byHost = new java.util.LinkedHashMap<>();
-    clients.forEach(p -> byHost.computeIfAbsent(p.host(), h -> new ArrayList<>()).add(p));
-    List<Runnable> signals = new ArrayList<>();
-    byHost.forEach((host, ps) -> signals.add(() -> hosts.apply(host).signal("CONT", ps)));
-    Parallel.runAll(signals);
+  /**
+   * Resumes every client at once: a line to each batch's watchdog (SIGCONT there, no round trip), so that their floods
+   * start together; where a line cannot be sent, one {@code kill -s CONT} per host. Returns when the lines were sent.
+   */
+  private static long resume(List<RemoteBatch> batches, Function<String, RemoteHost> hosts,
+      java.util.Collection<RemoteProcess> clients) {
+    boolean allSent = true;
+    for (RemoteBatch b : batches) {
+      try {
+        b.resume();
+      } catch (RemoteFailure e) {
+        LOG.debug("{}", e.getMessage());
+        allSent = false;
+      }
+    }
+    long sent = System.currentTimeMillis();
+    if (!allSent || batches.size() < clients.size()) {
+      Map<String, List<RemoteProcess>> byHost = new java.util.LinkedHashMap<>();
+      clients.forEach(p -> byHost.computeIfAbsent(p.host(), h -> new ArrayList<>()).add(p));
+      List<Runnable> signals = new ArrayList<>();
+      byHost.forEach((host, ps) -> signals.add(() -> hosts.apply(host).signal("CONT", ps)));
+      Parallel.runAll(signals);
+    }
+    return sent;
   }
 
   private static String tail(String output) {
