@@ -33,7 +33,7 @@ final class BusBridge implements DashboardState.Broadcast {
   private void rate(RateEvent rate) {
     boolean live = FleetView.WINDOW.equals(rate.window())
         && ("rx_bps".equals(rate.metric()) || "rx_pps".equals(rate.metric()));
-    boolean watched = runs.watches(SeriesKey.of(rate));
+    boolean watched = runs.watches(SeriesKey.of(rate), rate.windowEnd());
     if (!live && !watched) {
       return;
     }

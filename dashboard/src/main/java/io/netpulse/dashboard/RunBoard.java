@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -26,8 +25,8 @@ final class RunBoard {
     }
   };
 
-  /** Per-second series of runs in progress: their rates go to the run view's feed. */
-  private final Set<SeriesKey> watched = ConcurrentHashMap.newKeySet();
+  /** Per-second series of runs in progress, each with when its run began: its rates from then go to the runs feed. */
+  private final Map<SeriesKey, Long> watched = new ConcurrentHashMap<>();
 
   synchronized RunView add(RunEvent event) {
     RunView view = runs.get(event.run());
@@ -38,15 +37,20 @@ final class RunBoard {
       if (view.ended()) {
         watched.remove(series);
       } else {
-        watched.add(series);
+        watched.put(series, view.startedAt());
       }
     }
     return view;
   }
 
-  /** True when the rate belongs to a running test's charted series. */
-  boolean watches(SeriesKey series) {
-    return watched.contains(series);
+  /**
+   * True when a rate of {@code series} whose window ends at {@code windowEnd} is a second of a running test's charted
+   * series: the series is shared by every run on that SUT, so a second from before the run began (with a second of
+   * slack for a window across its start, as the run's REST series) is another's, even when it arrives later.
+   */
+  boolean watches(SeriesKey series, long windowEnd) {
+    Long startedAt = watched.get(series);
+    return startedAt != null && windowEnd >= startedAt - 1000;
   }
 
   /** The run with its steady event, or null when the run is unknown (its lifecycle not seen, or evicted). */

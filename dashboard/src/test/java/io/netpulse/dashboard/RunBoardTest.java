@@ -29,11 +29,14 @@ class RunBoardTest {
     SeriesKey rx = new SeriesKey("sut", "eth0", "rx_bps", "1s");
     board.add(Events.run("r1", "p", "rx", "rx_bandwidth", 1, Phase.MEASURING, 1000, "sut", "eth0"));
     board.add(Events.run("r2", "p", "lat", "latency", 1, Phase.MEASURING, 1000, "sut", null));
-    assertThat(board.watches(rx)).isTrue();
-    assertThat(board.watches(new SeriesKey("sut", "eth0", "rx_pps", "1s"))).isFalse();
+    assertThat(board.watches(rx, 2000)).isTrue();
+    assertThat(board.watches(new SeriesKey("sut", "eth0", "rx_pps", "1s"), 2000)).isFalse();
+    // a second of the series from before the run began is another run's, even when it arrives now
+    assertThat(board.watches(rx, 0)).isTrue(); // a window that ends within the second's slack
+    assertThat(board.watches(rx, -1)).isFalse();
 
     board.add(Events.run("r1", "p", "rx", "rx_bandwidth", 1, Phase.DONE, 9000, "sut", "eth0"));
-    assertThat(board.watches(rx)).isFalse();
+    assertThat(board.watches(rx, 8000)).isFalse();
     assertThat(board.list(true, 10)).extracting(RunView::run).containsExactly("r2");
     assertThat(board.list(false, 10)).extracting(RunView::run).containsExactly("r1", "r2");
   }

@@ -62,8 +62,10 @@ class ProxyJumpEndToEndTest {
     long sshBytes = rxBytes(sut, sshIface) - before[1];
     System.err.printf("PROXYJUMP rx_bps %.0f; SUT received %d bytes on %s (test), %d on %s (SSH)%n", bps, testBytes,
         sut.iface(), sshBytes, sshIface);
-    // 2 s of measuring at rx_bps at least went over the test link; SSH carried commands and sampler lines only
-    assertThat(testBytes).isGreaterThan((long) (bps / 8 * 2));
+    // the traffic went over the test link, SSH carried commands and sampler lines only. Not "2 s at the measured
+    // mean": uncapped, on two busy cores, sar's per-second rows swing, and a 2-row mean once read 4.89 Gbit/s where
+    // the link's counter gave 2.76 Gbit/s over the whole 3.3 s of traffic; one second's worth is what always holds
+    assertThat(testBytes).isGreaterThan((long) (bps / 8));
     assertThat(sshBytes).isLessThan(testBytes / 20);
     RunEndToEndTest.assertNothingLeft(HOSTS);
   }
