@@ -61,7 +61,7 @@ class LoopbackToolsTest {
    * which a check for listeners cannot see.
    */
   private static int freeBase() {
-    int ephemeralLow = ephemeralLow();
+    int ephemeralLow = Math.max(11_000, io.netpulse.testbed.embedded.LocalResources.ephemeralLow());
     try {
       for (int attempt = 0; attempt < 50; attempt++) {
         int b = 10_000 + ThreadLocalRandom.current().nextInt(Math.max(1, ephemeralLow - 10_000 - 20));
@@ -77,15 +77,6 @@ class LoopbackToolsTest {
       throw new IllegalStateException("cannot list listening ports with ss", e);
     }
     throw new IllegalStateException("no free run of 20 ports found");
-  }
-
-  private static int ephemeralLow() {
-    try {
-      String range = java.nio.file.Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
-      return Math.max(11_000, Integer.parseInt(range.split("\\s+")[0]));
-    } catch (IOException | RuntimeException e) {
-      return 32_768; // Linux's default
-    }
   }
 
   @AfterEach

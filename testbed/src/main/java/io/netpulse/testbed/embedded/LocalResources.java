@@ -67,7 +67,43 @@ public final class LocalResources {
     }
   }
 
+  /**
+   * A port free on 127.0.0.1 now, below the kernel's ephemeral range where there is room: a server restarted on the
+   * port it had (a broker at the address its clients know) otherwise finds it taken by an outgoing connection's local
+   * port, which the kernel hands out from that range (a restarted broker once could not bind in CI, beside a test
+   * JVM's many SSH and Kafka connections). Else one the kernel chooses.
+   */
   public static int freePort() {
+    int low = ephemeralLow();
+    if (low - QUIET_FLOOR >= 1000) {
+      java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+      for (int attempt = 0; attempt < 50; attempt++) {
+        int port = QUIET_FLOOR + random.nextInt(low - QUIET_FLOOR);
+        if (isFree(port)) {
+          return port;
+        }
+      }
+    }
+    return kernelChosenPort();
+  }
+
+  /** Where the free ports are looked for: above the well-known and most registered services' ports. */
+  private static final int QUIET_FLOOR = 10_000;
+
+  /**
+   * The first port of this namespace's net.ipv4.ip_local_port_range (the kernel's default 32768 where it cannot be
+   * read). Read by lines: {@code Files.readString} of a sysctl file returns its first byte only on JDK 17 ("3").
+   */
+  public static int ephemeralLow() {
+    try {
+      String range = String.join(" ", Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))).strip();
+      return Integer.parseInt(range.split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      return 32_768;
+    }
+  }
+
+  private static int kernelChosenPort() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
       return socket.getLocalPort();
     } catch (IOException e) {
