@@ -62,6 +62,14 @@ public record RemoteCommand(Map<String, String> env, List<String> argv) {
     return argv.get(0);
   }
 
+  /** Programs that run the next one after their single option: {@code prlimit --nofile=N:N P}, {@code stdbuf -oL P}. */
+  private static final java.util.Set<String> WRAPPERS = java.util.Set.of("prlimit", "stdbuf");
+
+  /** The program a wrapper runs ({@code stdbuf -oL iperf3 ...}: iperf3), else {@link #program()}. */
+  public String wrappedProgram() {
+    return WRAPPERS.contains(argv.get(0)) && argv.size() > 2 ? argv.get(2) : argv.get(0);
+  }
+
   /** Shell text: {@code env 'K=V' … program 'arg' …}, every word quoted where needed. */
   public String render() {
     List<String> words = new ArrayList<>();

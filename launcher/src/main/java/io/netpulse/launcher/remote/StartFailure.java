@@ -10,7 +10,9 @@ final class StartFailure {
   private StartFailure() {}
 
   static RemoteFailure describe(String host, String label, RemoteCommand command, int exit, String stderrTail) {
-    String program = program(command.argv(), stderrTail);
+    // past a wrapper (stdbuf -oL iperf3 ...) unless the wrapper itself was not found
+    String program = stderrTail.contains(command.program() + ": not found") ? command.program()
+        : command.wrappedProgram();
     String err = stderrTail.isEmpty() ? "(nothing on stderr)" : stderrTail;
     StringBuilder m = new StringBuilder("host ").append(host).append(": ").append(label).append(" (")
         .append(program).append(") failed at start, exit ").append(exit).append(": ").append(err);
@@ -29,16 +31,6 @@ final class StartFailure {
       m.append("; the SSH user lacks the rights for it on ").append(host);
     }
     return new RemoteFailure(host, m.toString());
-  }
-
-  /**
-   * The program that failed: past a wrapper ({@code stdbuf -oL PROGRAM}, {@code prlimit --nofile=N:N PROGRAM}) unless
-   * the wrapper itself was not found.
-   */
-  private static String program(List<String> argv, String stderrTail) {
-    String first = argv.get(0);
-    boolean wrapper = first.equals("stdbuf") || first.equals("prlimit");
-    return wrapper && argv.size() > 2 && !stderrTail.contains(first + ": not found") ? argv.get(2) : first;
   }
 
   /** The value after -p / --port (netserver, iperf3 -s, sockperf), if any. */

@@ -170,8 +170,9 @@ final class HostChecks {
     if (!argv.get(0).equals("sh")) { // the preflight probe itself runs in sh: nothing more to check, or to list
       p.add(argv.get(0));
     }
-    if ((argv.get(0).equals("prlimit") || argv.get(0).equals("stdbuf")) && argv.size() > 2) {
-      p.add(argv.get(2)); // prlimit --nofile=N:N PROGRAM ..., stdbuf -oL PROGRAM ...
+    String wrapped = c.command().wrappedProgram(); // prlimit --nofile=N:N PROGRAM ..., stdbuf -oL PROGRAM ...
+    if (!wrapped.equals(argv.get(0))) {
+      p.add(wrapped);
     }
     return p;
   }

@@ -93,8 +93,7 @@ final class StagedStarts {
       }
     } finally {
       // also on a failure: a paused process does not act on the TERM that stops it
-      resumed = resume(commands.stream().map(batches::get).filter(java.util.Objects::nonNull).toList(), hosts,
-          started.values());
+      resumed = resume(commands.stream().map(batches::get).filter(java.util.Objects::nonNull).toList(), hosts);
     }
     long span = resumed - first;
     LOG.debug("{} clients set up one at a time in {} ms", commands.size(), span);
@@ -125,27 +124,20 @@ final class StagedStarts {
 
   /**
    * Resumes every client at once: a line to each batch's watchdog (SIGCONT there, no round trip), so that their floods
-   * start together; where a line cannot be sent, one {@code kill -s CONT} per host. Returns when the lines were sent.
+   * start together; where the line cannot be sent, a {@code kill -s CONT} over SSH. Returns when the lines were sent.
    */
-  private static long resume(List<RemoteBatch> batches, Function<String, RemoteHost> hosts,
-      java.util.Collection<RemoteProcess> clients) {
-    boolean allSent = true;
+  private static long resume(List<RemoteBatch> batches, Function<String, RemoteHost> hosts) {
+    List<RemoteBatch> unsent = new ArrayList<>();
     for (RemoteBatch b : batches) {
       try {
         b.resume();
       } catch (RemoteFailure e) {
         LOG.debug("{}", e.getMessage());
-        allSent = false;
+        unsent.add(b);
       }
     }
     long sent = System.currentTimeMillis();
-    if (!allSent || batches.size() < clients.size()) {
-      Map<String, List<RemoteProcess>> byHost = new java.util.LinkedHashMap<>();
-      clients.forEach(p -> byHost.computeIfAbsent(p.host(), h -> new ArrayList<>()).add(p));
-      List<Runnable> signals = new ArrayList<>();
-      byHost.forEach((host, ps) -> signals.add(() -> hosts.apply(host).signal("CONT", ps)));
-      Parallel.runAll(signals);
-    }
+    unsent.forEach(b -> hosts.apply(b.host()).signal("CONT", b.processes()));
     return sent;
   }
 

@@ -16,6 +16,8 @@ import java.nio.file.Path;
 public final class LocalResources {
 
   static final String LOOPBACK = "127.0.0.1";
+  /** Where free ports are looked for: above the well-known and most registered services' ports. */
+  private static final int QUIET_FLOOR = 10_000;
 
   private LocalResources() {}
 
@@ -86,9 +88,6 @@ public final class LocalResources {
     }
     return kernelChosenPort();
   }
-
-  /** Where the free ports are looked for: above the well-known and most registered services' ports. */
-  private static final int QUIET_FLOOR = 10_000;
 
   /**
    * The first port of this namespace's net.ipv4.ip_local_port_range (the kernel's default 32768 where it cannot be
