@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -114,6 +115,29 @@ class DashboardAccessTest {
             new DashboardConfig(kafka.connection(), TOPICS, "no-such-host.invalid", 0, null)))
         .isInstanceOf(DashboardStartException.class)
         .hasMessage("dashboard bind host 'no-such-host.invalid' is not a known address");
+  }
+
+  /**
+   * A client that asks for HTTP/2 over clear text (Java's HttpClient does by default, on each new connection) is
+   * answered in HTTP/1.1, whole: with the upgrade accepted, about one such first request in ten failed on a body the
+   * size of /metrics.
+   */
+  @Test
+  void aClientAskingForHttp2OverClearTextGetsWholeHttp11Answers() throws Exception {
+    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), TOPICS))) {
+      URI metrics = URI.create("http://127.0.0.1:" + dashboard.port() + "/metrics");
+      int expected = -1;
+      for (int i = 0; i < 40; i++) {
+        HttpClient fresh = HttpClient.newHttpClient(); // a new connection each time: each one offers the upgrade
+        HttpResponse<String> r = fresh.sendAsync(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(10))
+            .build(), HttpResponse.BodyHandlers.ofString()).get(20, TimeUnit.SECONDS);
+        assertThat(r.version()).as("request %d", i).isEqualTo(HttpClient.Version.HTTP_1_1);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("# TYPE jvm_memory_used_bytes gauge");
+        expected = Math.max(expected, r.body().length());
+      }
+      assertThat(expected).as("a /metrics body larger than HTTP/2's 16 KiB frames").isGreaterThan(16_384);
+    }
   }
 
   @Test
