@@ -90,13 +90,19 @@ class PrometheusLiveScrapeTest {
   @Test
   void prometheusScrapesEveryServiceAndEveryOperationsPanelQueryReturnsSeries() throws Exception {
     Topics topics = Topics.defaults();
-    Map<String, Integer> ports = new TreeMap<>(); // job → port its service serves /metrics on
-    for (String job : List.of("netpulse-processor", "netpulse-collector", "netpulse-dashboard")) {
-      ports.put(job, PrometheusServer.freePort());
-    }
     List<Process> started = new ArrayList<>();
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
         EmbeddedQuestDb store = EmbeddedQuestDb.start(dir.resolve("questdb"), 0)) {
+      // chosen once the broker and the store are bound, and distinct: a port chosen free before the broker started
+      // was then chosen by the broker too (the processor: "cannot serve metrics on 127.0.0.1:21513")
+      Map<String, Integer> ports = new TreeMap<>(); // job → port its service serves /metrics on
+      for (String job : List.of("netpulse-processor", "netpulse-collector", "netpulse-dashboard")) {
+        int port;
+        do {
+          port = PrometheusServer.freePort();
+        } while (ports.containsValue(port));
+        ports.put(job, port);
+      }
       try { // the services stop while the broker still runs: without it their Kafka clients take long to close
         kafka.createTopics(topics, 1);
         String bootstrap = kafka.bootstrapServers();
