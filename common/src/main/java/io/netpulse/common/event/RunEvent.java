@@ -38,8 +38,8 @@ public record RunEvent(
     java.util.List<HostInfo> hostFacts, Integer repetitions, String stopReason) {
 
   /**
-   * 2: labels, hostFacts and repetitions (issue 14), then stopReason (optional, null when absent). Readers take 1 as
-   * well: the new fields are then null.
+   * 2: labels, hostFacts and repetitions (issue 14), then stopReason and steady's criterion, precision and
+   * minMeasureMs (optional, null when absent). Readers take 1 as well: the new fields are then null.
    */
   public static final int SCHEMA = 2;
 
@@ -48,9 +48,35 @@ public record RunEvent(
 
   /**
    * When a run's metric counts as settled: over {@code windowMs}, (max − min) / mean ≤ {@code maxSpread};
-   * for connection counts a rise ≤ {@code maxRise} (fractions, not percent).
+   * for connection counts a rise ≤ {@code maxRise} (fractions, not percent). With {@code criterion}
+   * {@value #PRECISION}, the other metrics are judged instead on every sample since the repetition's MEASURING began:
+   * settled once their mean is known to {@code precision} (docs/steady-state.md); a connection count keeps its rise.
+   *
+   * @param criterion    {@value #SPREAD} or {@value #PRECISION}; null (older producers): {@value #SPREAD}
+   * @param precision    with {@value #PRECISION}: the 95 % confidence half-width of the mean the run wants, as a
+   *                     fraction of the mean (0.01: ±1 %); null otherwise
+   * @param minMeasureMs with {@value #PRECISION}: how long to measure at least before the mean may count as known, ms;
+   *                     null otherwise
    */
-  public record Steady(long windowMs, double maxSpread, double maxRise) {}
+  public record Steady(long windowMs, double maxSpread, double maxRise, String criterion, Double precision,
+      Long minMeasureMs) {
+
+    /** The range rule over a sliding window: the default. */
+    public static final String SPREAD = "spread";
+    /** The mean known to a stated precision (issue 17). */
+    public static final String PRECISION = "precision";
+
+    /** The spread rule, as older producers say it (no criterion). */
+    public Steady(long windowMs, double maxSpread, double maxRise) {
+      this(windowMs, maxSpread, maxRise, null, null, null);
+    }
+
+    /** The precision criterion; the window and rise still judge a connection count, whose value is a maximum. */
+    public static Steady ofPrecision(long windowMs, double maxSpread, double maxRise, double precision,
+        long minMeasureMs) {
+      return new Steady(windowMs, maxSpread, maxRise, PRECISION, precision, minMeasureMs);
+    }
+  }
 
   /**
    * The repetition's plan: warm-up then measuring for {@code durationMs} at most; with {@code stop} "steady" it may

@@ -25,7 +25,7 @@ public final class PlanLoader {
   static final List<String> PLAN_KEYS =
       List.of("name", "labels", "hosts", "repetitions", "warmup", "stop", "steady", "prepare", "tests");
   static final List<String> HOST_KEYS = HostsReader.HOST_KEYS;
-  static final List<String> STEADY_KEYS = List.of("window", "spread", "rise");
+  static final List<String> STEADY_KEYS = List.of("criterion", "window", "spread", "rise", "precision", "min_measure");
   static final List<String> PREPARE_KEYS = List.of("nofile", "nr_open", "file_max", "irq_affinity");
   static final List<String> IRQ_KEYS = List.of("match", "first_cpu", "cpu_step");
 
@@ -153,8 +153,13 @@ public final class PlanLoader {
     }
     r.onlyKeys(m, STEADY_KEYS, "steady");
     SteadySpec d = SteadySpec.DEFAULT;
+    SteadySpec.Criterion criterion = r.choice(m, "criterion", "steady", d.criterion(),
+        java.util.Arrays.stream(SteadySpec.Criterion.values()).map(SteadySpec.Criterion::yamlName).toList(),
+        c -> SteadySpec.Criterion.valueOf(c.toUpperCase(java.util.Locale.ROOT)));
     return new SteadySpec(r.duration(m, "window", "steady", d.window(), false),
-        r.percent(m, "spread", "steady", d.spreadPercent()), r.percent(m, "rise", "steady", d.risePercent()));
+        r.percent(m, "spread", "steady", d.spreadPercent()), r.percent(m, "rise", "steady", d.risePercent()),
+        criterion, r.percent(m, "precision", "steady", d.precisionPercent()),
+        r.duration(m, "min_measure", "steady", d.minMeasure(), true));
   }
 
   private PrepareSpec prepare(MapNode plan) {

@@ -128,6 +128,9 @@ final class Lifecycle {
   /** The plan's thresholds, as fractions, for the processor's steady detector. */
   static RunEvent.Steady steady(ExecutionContext ctx) {
     var s = ctx.plan().steady();
-    return new RunEvent.Steady(s.window().toMillis(), s.spreadPercent() / 100, s.risePercent() / 100);
+    return s.precision()
+        ? RunEvent.Steady.ofPrecision(s.window().toMillis(), s.spreadPercent() / 100, s.risePercent() / 100,
+            s.precisionPercent() / 100, s.minMeasure().toMillis())
+        : new RunEvent.Steady(s.window().toMillis(), s.spreadPercent() / 100, s.risePercent() / 100);
   }
 }

@@ -78,16 +78,23 @@ final class RepetitionRunner {
     this.procedure = procedure;
     this.test = procedure.test();
     this.watched = steadyStoppable(procedure) ? procedure.results().get(0) : null;
-    this.schedule = RepetitionSchedule.system(shape(procedure, watched != null && ctx.plan().stop() == StopMode.STEADY
-        ? ctx.plan().steady().window() : null));
+    boolean steady = watched != null && ctx.plan().stop() == StopMode.STEADY;
+    this.schedule = RepetitionSchedule.system(shape(procedure, steady ? ctx.plan().steady().window() : null,
+        steady && ctx.plan().steady().precision()));
   }
 
   /** The schedule's view of the test: {@code steadyWindow} null unless it stops when steady. */
   static RepetitionSchedule.Shape shape(TestProcedure p, Duration steadyWindow) {
+    return shape(p, steadyWindow, false);
+  }
+
+  /** As {@link #shape(TestProcedure, Duration)}, judged by the precision criterion when {@code precision}. */
+  static RepetitionSchedule.Shape shape(TestProcedure p, Duration steadyWindow, boolean precision) {
     int lastStage = p.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
+    // a connection count's value is a maximum, not a mean: it keeps the rise rule
+    boolean climb = p.results().stream().anyMatch(r -> r.how() == How.MAX_OVER_WINDOW);
     return new RepetitionSchedule.Shape(p.test().warmup(), Duration.ofSeconds(p.toolSeconds()), steadyWindow,
-        lastStage, p.clients().stream().anyMatch(HostCommand::untilStopped),
-        p.results().stream().anyMatch(r -> r.how() == How.MAX_OVER_WINDOW));
+        lastStage, p.clients().stream().anyMatch(HostCommand::untilStopped), climb, precision && !climb);
   }
 
   /**
@@ -148,8 +155,8 @@ final class RepetitionRunner {
         public void await(int stage) throws RemoteFailure {
           awaitClients(stage);
         }
-      }, (trafficStart, clientsUp, timeout) -> awaitSteady(run, trafficStart, clientsUp, timeout)
-          .map(s -> Figures.format(s.value(), s.unit())), new RepetitionSchedule.Phases() {
+      }, (from, clientsUp, timeout) -> awaitSteady(run, from, clientsUp, timeout)
+          .map(RepetitionRunner::figure), new RepetitionSchedule.Phases() {
         @Override
         public void warmup(long at) {
           life.phase(Phase.WARMUP, at, null);
@@ -167,8 +174,17 @@ final class RepetitionRunner {
           life.phase(Phase.MEASURING, m.start(), m.note());
           ctx.progress().phase(Phase.MEASURING);
         }
+
+        @Override
+        public void precise(RepetitionSchedule.Measuring m) {
+          ctx.progress().message(String.format(java.util.Locale.ROOT, "%s rep %d: %s precise after %.1f s at %s",
+              test.label(), repetition, watched.sampleMetric(), m.steadyAfterMs() / 1000.0, m.figure()));
+        }
       });
-      if (!schedule.shape().steadyStop()) {
+      // clients that ran to their end (a fixed stop, or a precision stop that reached the duration) printed figures
+      boolean stoppedEarly = schedule.shape().steadyStop()
+          && (!schedule.shape().precision() || marks.steadyAfter() >= 0);
+      if (!stoppedEarly) {
         // before STOPPING closes the window, so that the processor's first value has every instance's figure
         publishOutputs(run, repetition);
       }
@@ -339,15 +355,27 @@ final class RepetitionRunner {
    * carry the SUT's second boundaries, hence a second of slack). A sum over instances (no host) must not
    * start before every client was up: a second with some instances not yet running is no steady state.
    */
-  private Optional<SteadyEvent> awaitSteady(String run, long trafficStart, long clientsUp, Duration timeout)
+  private Optional<SteadyEvent> awaitSteady(String run, long from, long clientsUp, Duration timeout)
       throws InterruptedException {
     String iface = watched.iface();
     boolean summed = fromInterimLines(watched);
+    boolean precision = schedule.shape().precision();
     return ctx.steady().await(s -> run.equals(s.run()) && watched.sampleMetric().equals(s.metric())
-            && (summed ? s.host() == null && s.ts() - s.windowMs() >= clientsUp
-                : watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface()))
-                    && s.ts() - s.windowMs() >= trafficStart - 2_000),
+            && precision == RunEvent.Steady.PRECISION.equals(s.criterion())
+            // a precision stop: judged from its measuring's first second on (the processor's rule); a spread stop:
+            // a window in the traffic (sar rows carry the SUT's second boundaries, hence slack)
+            && (precision ? s.startTs() != null && s.startTs() >= from - 1_000
+                : summed ? s.ts() - s.windowMs() >= clientsUp : s.ts() - s.windowMs() >= from - 2_000)
+            && (summed ? s.host() == null
+                : watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface()))),
         timeout);
+  }
+
+  /** A steady event's figure as the progress line says it: the value, and for a precision stop its half-width. */
+  private static String figure(SteadyEvent s) {
+    String value = Figures.format(s.value(), s.unit());
+    return s.precision() == null ? value
+        : value + String.format(java.util.Locale.ROOT, " ± %.2f %%", s.precision() * 100);
   }
 
   /**

@@ -16,7 +16,10 @@ import java.util.Optional;
  * min(now, release + tools' time), except for staged clients, clients held until stopped and a connection climb,
  * whose window runs to the end. With {@code stop: steady}, MEASURING starts when the processor reports the watched
  * metric steady, or, if it has not by the time one window of the tools' time is left (never before release +
- * warm-up), then anyway, and says so; it lasts one window.
+ * warm-up), then anyway, and says so; it lasts one window. With {@code stop: steady} and {@code criterion: precision},
+ * MEASURING starts at the warm-up's end, as with a fixed stop, and ends when the processor reports the mean of what it
+ * measured precise; if it does not by the tools' end, the clients run to their end as with a fixed stop, and the
+ * repetition says the duration was reached.
  */
 final class RepetitionSchedule {
 
@@ -26,12 +29,20 @@ final class RepetitionSchedule {
    * value is a maximum of samples (a connection climb).
    */
   record Shape(Duration warmup, Duration toolTime, Duration steadyWindow, int stages, boolean clientsHeld,
-      boolean climb) {
+      boolean climb, boolean precision) {
     Shape {
+      if (precision && steadyWindow == null) {
+        throw new IllegalArgumentException("a precision stop is a steady stop: it needs the steady settings");
+      }
       if (warmup.isNegative() || toolTime.isNegative() || stages < 1) {
         throw new IllegalArgumentException("bad repetition shape: warmup " + warmup + ", tool time " + toolTime
             + ", stages " + stages);
       }
+    }
+
+    /** A shape judged by the spread rule (or fixed, without a steady window). */
+    Shape(Duration warmup, Duration toolTime, Duration steadyWindow, int stages, boolean clientsHeld, boolean climb) {
+      this(warmup, toolTime, steadyWindow, stages, clientsHeld, climb, false);
     }
 
     boolean steadyStop() {
@@ -64,9 +75,10 @@ final class RepetitionSchedule {
   interface Steadiness {
     /**
      * The watched metric's steady figure as text, once the processor reports it steady in a window that lies in this
-     * repetition's traffic; empty if it has not within {@code timeout}.
+     * repetition's traffic (for a precision stop: in its measuring, from {@code from} on); empty if it has not within
+     * {@code timeout}.
      */
-    Optional<String> await(long trafficStart, long clientsUp, Duration timeout) throws InterruptedException;
+    Optional<String> await(long from, long clientsUp, Duration timeout) throws InterruptedException;
   }
 
   /** Told when a phase starts, to publish it. */
@@ -74,6 +86,9 @@ final class RepetitionSchedule {
     void warmup(long at);
 
     void measuring(Measuring m);
+
+    /** A precision stop's mean was reported precise at {@code m.steadyAfterMs()}; the window ends now. */
+    default void precise(Measuring m) {}
   }
 
   /** How to wait; {@code Thread::sleep} in real runs, a clock's advance in tests. */
@@ -160,7 +175,7 @@ final class RepetitionSchedule {
   /** Seconds the repetition is expected to take, for the progress bar (steady: two windows and some slack). */
   long plannedSeconds() {
     long tool = shape.toolTime().toSeconds();
-    return shape.steadyStop() ? Math.min(tool, shape.steadyWindow().toSeconds() * 2 + 5) : tool;
+    return shape.steadyStop() && !shape.precision() ? Math.min(tool, shape.steadyWindow().toSeconds() * 2 + 5) : tool;
   }
 
   /**
@@ -204,7 +219,9 @@ final class RepetitionSchedule {
     phases.warmup(t0);
     long clientsUp = clients.release(1);
     marks.clientsUp = clientsUp;
-    if (shape.steadyStop()) {
+    if (shape.precision()) {
+      runToPrecision(marks, clients, steadiness, phases, t0, clientsUp);
+    } else if (shape.steadyStop()) {
       long cap = steadyCap(clientsUp);
       Optional<String> steady = steadiness.await(t0, clientsUp, Duration.ofMillis(Math.max(0, cap - now())));
       long start = now();
@@ -233,6 +250,34 @@ final class RepetitionSchedule {
       }
       marks.measuringEnd = fixedEnd(clientsUp, start, now());
     }
+  }
+
+  /**
+   * A precision stop: MEASURING from the warm-up's end; the window ends when the processor reports the mean precise,
+   * or, if it does not by the tools' end, when the clients end (as with a fixed stop).
+   */
+  private void runToPrecision(Marks marks, Clients clients, Steadiness steadiness, Phases phases, long t0,
+      long clientsUp) throws RemoteFailure, InterruptedException {
+    long start = fixedStart(clientsUp);
+    marks.measuringStart = start;
+    sleepUntil(start);
+    phases.measuring(new Measuring(start, -1, null, null));
+    long toolEnd = clientsUp + shape.toolTime().toMillis();
+    Optional<String> precise = steadiness.await(start, clientsUp, Duration.ofMillis(Math.max(0, toolEnd - now())));
+    if (precise.isPresent()) {
+      long at = now();
+      marks.steadyAfter = at - t0;
+      marks.measuringEnd = at;
+      phases.precise(new Measuring(start, at - t0, precise.get(), null));
+      return;
+    }
+    for (int stage = 1; stage <= shape.stages(); stage++) {
+      if (stage > 1) {
+        clients.release(stage);
+      }
+      clients.await(stage);
+    }
+    marks.measuringEnd = fixedEnd(clientsUp, start, now());
   }
 
   private void sleepUntil(long epochMillis) throws InterruptedException {

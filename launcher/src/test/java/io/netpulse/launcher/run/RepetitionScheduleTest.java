@@ -234,6 +234,53 @@ class RepetitionScheduleTest {
         .hasMessageContaining("stages 0");
   }
 
+  @Test
+  void precisionStopMeasuresFromTheWarmUpsEndUntilTheMeanIsReportedPrecise() throws Exception {
+    RepetitionSchedule s = schedule(precise(2, 60));
+    List<Long> froms = new ArrayList<>();
+    List<Duration> timeouts = new ArrayList<>();
+    s.run(marks, clientsEndingAfter(60_000), (from, clientsUp, timeout) -> {
+      froms.add(from);
+      timeouts.add(timeout);
+      clock.advance(12_000);
+      return Optional.of("47.2 kpackets/s ± 0.40 %");
+    }, phases());
+
+    assertThat(calls).as("MEASURING is published at the warm-up's end, before the judging; the clients are stopped, "
+        + "not awaited").containsExactly("warmup@0", "release 1@0", "measuring@2500", "precise@14500");
+    assertThat(froms).as("judged from the measuring's start").containsExactly(UP + 2_000);
+    assertThat(timeouts).as("at most until the tools' end").containsExactly(Duration.ofMillis(58_000));
+    assertThat(marks.measuringStart()).isEqualTo(UP + 2_000);
+    assertThat(marks.measuringEnd()).as("the window is what was judged: it ends when reported precise")
+        .isEqualTo(UP + 14_000);
+    assertThat(marks.steadyAfter()).isEqualTo(14_500);
+    assertThat(measuring).containsExactly(new RepetitionSchedule.Measuring(UP + 2_000, -1, null, null),
+        new RepetitionSchedule.Measuring(UP + 2_000, 14_500, "47.2 kpackets/s ± 0.40 %", null));
+    assertThat(s.plannedSeconds()).as("the bar runs to the duration: how soon it is precise is not known")
+        .isEqualTo(60);
+  }
+
+  @Test
+  void precisionNotReachedRunsTheClientsToTheirEndAsAFixedStop() throws Exception {
+    RepetitionSchedule s = schedule(precise(2, 30));
+    s.run(marks, clientsEndingAfter(30_200), neverSteady(), phases());
+
+    assertThat(calls).containsExactly("warmup@0", "release 1@0", "measuring@2500", "await 1@30500");
+    assertThat(marks.steadyAfter()).as("no precise report: the duration was reached").isEqualTo(-1);
+    assertThat(marks.measuringEnd()).as("cut at the tools' end, as a fixed stop").isEqualTo(UP + 30_000);
+  }
+
+  @Test
+  void aConnectionClimbIsNeverAPrecisionStop() {
+    assertThatThrownBy(() -> new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(30), null, 1,
+        false, false, true)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("steady settings");
+  }
+
+  private static RepetitionSchedule.Shape precise(int warmupS, int toolS) {
+    return new RepetitionSchedule.Shape(Duration.ofSeconds(warmupS), Duration.ofSeconds(toolS),
+        Duration.ofSeconds(10), 1, false, false, true);
+  }
+
   private RepetitionSchedule schedule(RepetitionSchedule.Shape shape) {
     return new RepetitionSchedule(shape, clock, d -> clock.advance(d.toMillis()));
   }
@@ -283,6 +330,12 @@ class RepetitionScheduleTest {
       @Override
       public void measuring(RepetitionSchedule.Measuring m) {
         calls.add("measuring@" + (m.start() - T0));
+        measuring.add(m);
+      }
+
+      @Override
+      public void precise(RepetitionSchedule.Measuring m) {
+        calls.add("precise@" + m.steadyAfterMs());
         measuring.add(m);
       }
     };

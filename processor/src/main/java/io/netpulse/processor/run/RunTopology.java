@@ -111,6 +111,8 @@ public final class RunTopology {
         Serdes.String(), ProcessorSerdes.json(RunEvent.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.INTERIM_STORE),
         Serdes.String(), ProcessorSerdes.json(InterimSeconds.class)));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.PRECISION_STORE),
+        Serdes.String(), ProcessorSerdes.json(PrecisionJudge.class)));
 
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CpuUseProcessor.STATE_STORE),
         Serdes.String(), ProcessorSerdes.json(CpuRunState.class)));
@@ -120,7 +122,8 @@ public final class RunTopology {
     byRun.process(CpuUseProcessor::new, Named.as("cpu-use"), CpuUseProcessor.STATE_STORE, CpuUseProcessor.SAMPLE_STORE)
         .to(topics.cpu(), Produced.with(Serdes.String(), ProcessorSerdes.json(CpuUse.class)).withName("cpu-out"));
     byRun.process(() -> new SteadyProcessor(steadyDefaults, steadyPerPlan), Named.as("steady-detector"),
-            SteadyProcessor.WINDOW_STORE, SteadyProcessor.PLAN_STORE, SteadyProcessor.INTERIM_STORE)
+            SteadyProcessor.WINDOW_STORE, SteadyProcessor.PLAN_STORE, SteadyProcessor.INTERIM_STORE,
+            SteadyProcessor.PRECISION_STORE)
         .to(topics.steady(), Produced.with(Serdes.String(), ProcessorSerdes.json(SteadyEvent.class)).withName("steady-out"));
     return byRun.process(RunValueProcessor::new, Named.as("run-values"),
         RunValueProcessor.STATE_STORE, RunValueProcessor.SAMPLE_STORE);

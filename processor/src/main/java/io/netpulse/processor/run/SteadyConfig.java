@@ -1,5 +1,6 @@
 package io.netpulse.processor.run;
 
+import io.netpulse.common.event.RunEvent;
 import java.time.Duration;
 
 /**
@@ -10,8 +11,13 @@ import java.time.Duration;
  * @param maxRise         for {@code risingMetric}: largest rise over the window, as a fraction of its
  *                        first value (the seed's "reaches its maximum and stays unchanged")
  * @param risingMetric    the metric judged by its rise rather than its spread
+ * @param criterion       {@link RunEvent.Steady#SPREAD} (the window and spread above) or {@link RunEvent.Steady#PRECISION}
+ *                        (every sample since MEASURING, by {@link PrecisionJudge}; the rising metric keeps its rise)
+ * @param precision       with precision: the 95 % half-width of the mean to reach, a fraction of the mean
+ * @param minMeasure      with precision: how long to measure at least
  */
-public record SteadyConfig(Duration window, double maxSpread, double maxRise, String risingMetric) {
+public record SteadyConfig(Duration window, double maxSpread, double maxRise, String risingMetric, String criterion,
+    double precision, Duration minMeasure) {
 
   public static final SteadyConfig DEFAULTS = new SteadyConfig(Duration.ofSeconds(10), 0.05, 0.005, "tcp_estab");
 
@@ -22,5 +28,26 @@ public record SteadyConfig(Duration window, double maxSpread, double maxRise, St
     if (!(maxSpread >= 0) || !(maxRise >= 0)) {
       throw new IllegalArgumentException("steady thresholds must be ≥ 0, got spread " + maxSpread + ", rise " + maxRise);
     }
+    criterion = criterion == null ? RunEvent.Steady.SPREAD : criterion;
+    if (!criterion.equals(RunEvent.Steady.SPREAD) && !criterion.equals(RunEvent.Steady.PRECISION)) {
+      throw new IllegalArgumentException("steady criterion must be spread or precision, got " + criterion);
+    }
+    minMeasure = minMeasure == null ? Duration.ZERO : minMeasure;
+    // a precision of 0 is never reached and one of 1 (±100 %) says nothing: either is a mistake, not a setting
+    // the parameters: the fields are assigned only after this body, so byPrecision() would still read null here
+    if (RunEvent.Steady.PRECISION.equals(criterion) && !(precision > 0 && precision < 1) || minMeasure.isNegative()) {
+      throw new IllegalArgumentException("steady precision must be in (0, 1) and min_measure ≥ 0, got " + precision
+          + ", " + minMeasure);
+    }
+  }
+
+  /** The spread rule, as before the precision criterion. */
+  public SteadyConfig(Duration window, double maxSpread, double maxRise, String risingMetric) {
+    this(window, maxSpread, maxRise, risingMetric, RunEvent.Steady.SPREAD, 0, Duration.ZERO);
+  }
+
+  /** Whether the run's means are judged by their precision rather than their spread. */
+  public boolean byPrecision() {
+    return RunEvent.Steady.PRECISION.equals(criterion);
   }
 }

@@ -22,16 +22,29 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@code -D 1}, streamed with their instance) are judged as their per-second sum over the run's instances
  * ({@link InterimSeconds}), reported under the summed figure's name (interim_trans_per_s → trans_per_s) with no
  * host (the instances may run on several), and reported again each new window while they stay settled: the
- * first settled window may begin before the last client was up, which the launcher does not accept.
+ * first settled window may begin before the last client was up, which the launcher does not accept. A run whose
+ * thresholds say criterion precision has each series but the rising metric judged instead by a {@link PrecisionJudge}
+ * on all its samples since the repetition's MEASURING began, and reported each time its mean becomes precise: the
+ * judged samples always begin at MEASURING, so a renewed report could not start later.
  */
 final class SteadyProcessor implements Processor<String, RunInput, String, SteadyEvent> {
 
   static final String WINDOW_STORE = "steady-windows";
-  /** Per run, its latest lifecycle event: the plan (for per-plan thresholds) and the run's own thresholds. */
+  /**
+   * Per run, its latest lifecycle event: the plan (for per-plan thresholds) and the run's own thresholds; and for a
+   * run judged by the precision criterion, under the run's key with {@link #MEASURING_KEY}, its first MEASURING event.
+   */
   static final String PLAN_STORE = "steady-runs";
   /** Per run and interim metric, the instances' pieces not yet summed into seconds. */
   static final String INTERIM_STORE = "steady-interims";
+  /** Per run and series, its samples since MEASURING, for runs judged by the precision criterion. */
+  static final String PRECISION_STORE = "steady-precision";
   private static final char SEP = '\u0001';
+  /**
+   * Key suffix in {@link #PLAN_STORE} of a run's first MEASURING event: the run's own key keeps only its latest event,
+   * and MEASURING is followed by STOPPING (and by any events a launcher may add) while late samples still come.
+   */
+  private static final String MEASURING_KEY = SEP + "measuring";
 
   private final SteadyConfig defaults;
   private final Map<String, SteadyConfig> perPlan;
@@ -39,6 +52,7 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
   private KeyValueStore<String, SteadyDetector> windows;
   private KeyValueStore<String, RunEvent> plans;
   private KeyValueStore<String, InterimSeconds> interims;
+  private KeyValueStore<String, PrecisionJudge> judges;
 
   SteadyProcessor(SteadyConfig defaults, Map<String, SteadyConfig> perPlan) {
     this.defaults = defaults;
@@ -51,6 +65,7 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     this.windows = context.getStateStore(WINDOW_STORE);
     this.plans = context.getStateStore(PLAN_STORE);
     this.interims = context.getStateStore(INTERIM_STORE);
+    this.judges = context.getStateStore(PRECISION_STORE);
     context.schedule(Duration.ofMinutes(1), PunctuationType.STREAM_TIME, this::evict);
   }
 
@@ -65,6 +80,11 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     if (lifecycle != null) {
       if (lifecycle.plan() != null || lifecycle.steady() != null) {
         plans.put(run, lifecycle);
+      }
+      // the first, as the run's value takes its window from the first (a repeat must not move the start)
+      if (lifecycle.phase() == RunEvent.Phase.MEASURING && config(plans.get(run)).byPrecision()
+          && plans.get(run + MEASURING_KEY) == null) {
+        plans.put(run + MEASURING_KEY, lifecycle);
       }
       return;
     }
@@ -112,6 +132,10 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       String unit, RunEvent latest, long recordTs, boolean renew) {
     SteadyConfig config = config(latest);
     String key = run + SEP + series;
+    if (config.byPrecision() && !metric.equals(config.risingMetric())) { // a connection count's value is its maximum
+      judgePrecision(run, key, ts, value, host, iface, metric, unit, config, recordTs);
+      return;
+    }
     SteadyDetector detector = windows.get(key);
     if (detector == null) {
       detector = new SteadyDetector();
@@ -121,6 +145,29 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     if (settled != null) {
       context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,
           settled.mean(), unit, settled.windowMs(), settled.spread(), settled.ts()), recordTs));
+    }
+  }
+
+  /**
+   * The precision criterion: a sample counts from MEASURING on, by its second's start as the run's value counts it
+   * (a sar row stamped W covers (W − 1 s, W]); none counts while the run's MEASURING is unknown.
+   */
+  private void judgePrecision(String run, String key, long ts, double value, String host, String iface, String metric,
+      String unit, SteadyConfig config, long recordTs) {
+    RunEvent measuring = plans.get(run + MEASURING_KEY);
+    if (measuring == null || ts - PrecisionJudge.SAMPLE_MS < measuring.ts()) {
+      return;
+    }
+    PrecisionJudge judge = judges.get(key);
+    if (judge == null) {
+      judge = new PrecisionJudge();
+    }
+    PrecisionJudge.Verdict precise = judge.add(ts, value, config.precision(), config.minMeasure().toMillis());
+    judges.put(key, judge);
+    if (precise != null) {
+      context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric, precise.mean(),
+          unit, precise.spanMs(), precise.spread(), precise.ts(), RunEvent.Steady.PRECISION, precise.precision(),
+          precise.startTs()), recordTs));
     }
   }
 
@@ -147,7 +194,10 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     RunEvent.Steady s = lifecycle.steady();
     if (s != null) {
       try {
-        return new SteadyConfig(Duration.ofMillis(s.windowMs()), s.maxSpread(), s.maxRise(), defaults.risingMetric());
+        boolean precision = RunEvent.Steady.PRECISION.equals(s.criterion());
+        return new SteadyConfig(Duration.ofMillis(s.windowMs()), s.maxSpread(), s.maxRise(), defaults.risingMetric(),
+            s.criterion(), precision && s.precision() != null ? s.precision() : 0,
+            Duration.ofMillis(precision && s.minMeasureMs() != null ? s.minMeasureMs() : 0));
       } catch (IllegalArgumentException bad) {
         return defaults; // an unusable setting from a producer must not stop the detector
       }
@@ -159,6 +209,7 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     long horizon = streamTime - RunValueProcessor.RETENTION.toMillis();
     StoreEviction.deleteWhere(windows, d -> d.lastSeen < horizon);
     StoreEviction.deleteWhere(interims, i -> i.newest < horizon);
+    StoreEviction.deleteWhere(judges, j -> j.newestTs < horizon);
     // a run's thresholds are forgotten as long after its last lifecycle event: an always-on processor sees
     // runs come and go forever
     StoreEviction.deleteWhere(plans, e -> e.ts() < horizon);

@@ -128,6 +128,13 @@ class EventSchemaTest {
       assertValid("sample", output(driver, TOPICS.samples()));
       assertValid("rate-event", output(driver, TOPICS.rates()));
       assertValid("steady-event", output(driver, TOPICS.steady()));
+      // the precision criterion (issue 17): the lifecycle's thresholds that ask for it, and the event it gives
+      assertValid("run-event", List.of(Json.text(RunEvent.ofRepetition("r4", "p", "rx_bandwidth", 1, Phase.WARMUP, t,
+          null, "rx_bandwidth", "sut", "lo").inExecution("p-1", RunEvent.Steady.ofPrecision(10_000, 0.05, 0.005, 0.01,
+          30_000)))));
+      assertValid("steady-event", List.of(Json.text(new io.netpulse.common.event.SteadyEvent(
+          io.netpulse.common.event.SteadyEvent.SCHEMA, "r4", "sut", "lo", "rx_bps", 1e9, "bit/s", 30_000, 0.02,
+          t + 30_000, RunEvent.Steady.PRECISION, 0.008, t))));
       List<String> results = output(driver, TOPICS.results());
       assertValid("result-event", results);
       assertThat(results).anyMatch(r -> r.contains("\"final\":true") && r.contains("\"instance_type\":\"c7.large\"")
@@ -151,6 +158,9 @@ class EventSchemaTest {
         + "\"side\":\"sut\",\"detail\":\"\"}}"))).isNotEmpty();
     assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":2,\"run\":\"r\",\"plan\":\"p\","
         + "\"test\":\"t\",\"repetition\":1,\"phase\":\"FAILED\",\"ts\":1,\"stopReason\":\"bored\"}"))).isNotEmpty();
+    assertThat(schema("run-event").validate(Json.mapper().readTree("{\"schema\":2,\"run\":\"r\",\"plan\":\"p\","
+        + "\"test\":\"t\",\"repetition\":1,\"phase\":\"WARMUP\",\"ts\":1,\"steady\":{\"windowMs\":10000,"
+        + "\"maxSpread\":0.05,\"maxRise\":0.005,\"criterion\":\"median\"}}"))).isNotEmpty();
   }
 
   private static TestInputTopic<String, String> input(TopologyTestDriver driver, String topic) {

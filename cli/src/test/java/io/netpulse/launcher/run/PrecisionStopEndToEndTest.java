@@ -1,0 +1,72 @@
+package io.netpulse.launcher.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.netpulse.common.json.Json;
+import io.netpulse.testkit.LinkCap;
+import io.netpulse.testkit.TestHosts;
+import java.nio.file.Path;
+import org.assertj.core.data.Percentage;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code stop: steady} with {@code criterion: precision} (issue 17) on the namespace test hosts, through the SUT's
+ * link capped like a cloud NIC (8 Mbit/s: 64-byte UDP holds at ~9.4k packets/s, see FidelityBedTest): each repetition
+ * measures from its warm-up's end until the processor reports the mean known to ±1 %, never before min_measure, and
+ * stops there, long before its planned 60 s; its value is within ±2 % of a {@code stop: fixed} run of the same test
+ * through the same cap.
+ */
+@Tag("measurement")
+class PrecisionStopEndToEndTest {
+
+  @RegisterExtension static final TestHosts HOSTS = new TestHosts();
+
+  private static final int DURATION_S = 60;
+  private static final int MIN_MEASURE_S = 5;
+
+  @TempDir Path dir;
+
+  @Test
+  void rxPpsStopsWhenItsMeanIsKnownToOnePercentAndAgreesWithAFixedRun() throws Exception {
+    String test = "{ type: rx_pps, tool: iperf3, streams: 2, duration: %ds }";
+    Path precisePlan = TestPlans.write(dir, HOSTS, "precise", """
+        repetitions: 2
+        stop: steady
+        warmup: 1s
+        steady: { criterion: precision, precision: 1%%, min_measure: %ds }""".formatted(MIN_MEASURE_S),
+        test.formatted(DURATION_S));
+    Path fixedPlan = TestPlans.write(dir, HOSTS, "fixed", """
+        repetitions: 1
+        stop: fixed
+        warmup: 1s""", test.formatted(6));
+    SharedPipeline pipeline = SharedPipeline.get();
+    RunEndToEndTest.Run precise;
+    RunEndToEndTest.Run fixed;
+    long t0 = System.nanoTime();
+    try (LinkCap cap = LinkCap.into(HOSTS, HOSTS.sut(), "8mbit")) {
+      precise = RunEndToEndTest.run(precisePlan, pipeline.runArgs());
+      long wallSeconds = (System.nanoTime() - t0) / 1_000_000_000L;
+      assertThat(wallSeconds).as("two repetitions took less than one run to its duration").isLessThan(DURATION_S);
+      fixed = RunEndToEndTest.run(fixedPlan, pipeline.runArgs());
+    }
+    assertThat(precise.exit()).as(precise.stderr()).isZero();
+    assertThat(fixed.exit()).as(fixed.stderr()).isZero();
+    assertThat(precise.stderr()).contains("rx_pps precise after");
+    JsonNode r = Json.mapper().readTree(precise.stdout()).get(0);
+    assertThat(r.path("runs")).hasSize(2);
+    for (JsonNode rep : r.path("repetitions")) {
+      long measuredMs = rep.path("measuringEndMs").asLong() - rep.path("measuringStartMs").asLong();
+      // judged from the warm-up's end: at least min_measure, and at a cap far less than the duration
+      assertThat(measuredMs).as(rep.toString()).isBetween(MIN_MEASURE_S * 1000L, 30_000L);
+      assertThat(rep.path("steadyAfterMs").asLong()).as(rep.toString()).isPositive();
+    }
+    double fixedMean = Json.mapper().readTree(fixed.stdout()).get(0).path("mean").asDouble();
+    assertThat(r.path("mean").asDouble()).as("precision stop against fixed, through the same cap")
+        .isCloseTo(fixedMean, Percentage.withPercentage(2));
+    RunEndToEndTest.assertNothingLeft(HOSTS);
+  }
+}
