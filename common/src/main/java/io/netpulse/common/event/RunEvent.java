@@ -66,7 +66,7 @@ public record RunEvent(
     /** The mean known to a stated precision (issue 17). */
     public static final String PRECISION = "precision";
 
-    /** The spread rule, as older producers say it (no criterion). */
+    /** The spread rule, the default: a criterion, precision and minimum apply to the precision rule only. */
     public Steady(long windowMs, double maxSpread, double maxRise) {
       this(windowMs, maxSpread, maxRise, null, null, null);
     }

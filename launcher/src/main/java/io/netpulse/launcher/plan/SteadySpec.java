@@ -25,7 +25,7 @@ public record SteadySpec(Duration window, double spreadPercent, double risePerce
   public static final SteadySpec DEFAULT = new SteadySpec(Duration.ofSeconds(10), 5.0, 0.5, Criterion.SPREAD, 1.0,
       Duration.ofSeconds(10));
 
-  /** The range rule alone (plans and tests written before the precision criterion). */
+  /** The range rule (the default criterion) with these thresholds. */
   public SteadySpec(Duration window, double spreadPercent, double risePercent) {
     this(window, spreadPercent, risePercent, DEFAULT.criterion, DEFAULT.precisionPercent, DEFAULT.minMeasure);
   }
