@@ -156,7 +156,8 @@ final class RepetitionRunner {
           awaitClients(stage);
         }
       }, (from, clientsUp, timeout) -> awaitSteady(run, from, clientsUp, timeout)
-          .map(RepetitionRunner::figure), new RepetitionSchedule.Phases() {
+          .map(s -> new RepetitionSchedule.Settled(figure(s), s.startTs() == null ? 0 : s.startTs())),
+          new RepetitionSchedule.Phases() {
         @Override
         public void warmup(long at) {
           life.phase(Phase.WARMUP, at, null);
@@ -177,8 +178,12 @@ final class RepetitionRunner {
 
         @Override
         public void precise(RepetitionSchedule.Measuring m) {
-          ctx.progress().message(String.format(java.util.Locale.ROOT, "%s rep %d: %s precise after %.1f s at %s",
-              test.label(), repetition, watched.sampleMetric(), m.steadyAfterMs() / 1000.0, m.figure()));
+          ctx.progress().message(String.format(java.util.Locale.ROOT, "%s rep %d: %s precise after %.1f s at %s%s",
+              test.label(), repetition, watched.sampleMetric(), m.steadyAfterMs() / 1000.0, m.figure(),
+              m.note() == null ? "" : " (" + m.note() + ")"));
+          if (m.note() != null) { // the window starts later than MEASURING did: MEASURING again, at its start
+            life.phase(Phase.MEASURING, m.start(), m.note());
+          }
         }
       });
       // clients that ran to their end (a fixed stop, or a precision stop that reached the duration) printed figures

@@ -74,11 +74,22 @@ final class RepetitionSchedule {
   /** The processor's steady reports. */
   interface Steadiness {
     /**
-     * The watched metric's steady figure as text, once the processor reports it steady in a window that lies in this
+     * The watched metric's steady report, once the processor reports it steady in a window that lies in this
      * repetition's traffic (for a precision stop: in its measuring, from {@code from} on); empty if it has not within
      * {@code timeout}.
      */
-    Optional<String> await(long from, long clientsUp, Duration timeout) throws InterruptedException;
+    Optional<Settled> await(long from, long clientsUp, Duration timeout) throws InterruptedException;
+  }
+
+  /**
+   * A steady report: its figure as text and, for a precision stop, when what was judged began (epoch ms; 0: not
+   * said). It begins later than the measuring when the processor forgot seconds before a level shift (a burst credit
+   * running out): the window is then what was judged.
+   */
+  record Settled(String figure, long judgedFrom) {
+    static Settled of(String figure) {
+      return new Settled(figure, 0);
+    }
   }
 
   /** Told when a phase starts, to publish it. */
@@ -87,7 +98,10 @@ final class RepetitionSchedule {
 
     void measuring(Measuring m);
 
-    /** A precision stop's mean was reported precise at {@code m.steadyAfterMs()}; the window ends now. */
+    /**
+     * A precision stop's mean was reported precise at {@code m.steadyAfterMs()}; the window ends now. With a
+     * {@code note}, it starts later than MEASURING did, at {@code m.start()}: what was judged after a level shift.
+     */
     default void precise(Measuring m) {}
   }
 
@@ -148,6 +162,12 @@ final class RepetitionSchedule {
 
   /** How long a stage's clients may take: held ones until {@code planned}, others until {@code hung} (epoch ms). */
   record ClientDeadlines(long planned, long hung) {}
+
+  /**
+   * A precision report judged from this much after MEASURING began: seconds before a level shift were forgotten. The
+   * first judged second itself starts up to a second late (sar's phase).
+   */
+  static final long LEVEL_SHIFT_MIN_MS = 2_000;
 
   private final Shape shape;
   private final Clock clock;
@@ -223,7 +243,8 @@ final class RepetitionSchedule {
       runToPrecision(marks, clients, steadiness, phases, t0, clientsUp);
     } else if (shape.steadyStop()) {
       long cap = steadyCap(clientsUp);
-      Optional<String> steady = steadiness.await(t0, clientsUp, Duration.ofMillis(Math.max(0, cap - now())));
+      Optional<String> steady = steadiness.await(t0, clientsUp, Duration.ofMillis(Math.max(0, cap - now())))
+          .map(Settled::figure);
       long start = now();
       marks.measuringStart = start;
       Measuring m;
@@ -263,12 +284,21 @@ final class RepetitionSchedule {
     sleepUntil(start);
     phases.measuring(new Measuring(start, -1, null, null));
     long toolEnd = clientsUp + shape.toolTime().toMillis();
-    Optional<String> precise = steadiness.await(start, clientsUp, Duration.ofMillis(Math.max(0, toolEnd - now())));
+    Optional<Settled> precise = steadiness.await(start, clientsUp,
+        Duration.ofMillis(Math.max(0, toolEnd - now())));
     if (precise.isPresent()) {
       long at = now();
       marks.steadyAfter = at - t0;
       marks.measuringEnd = at;
-      phases.precise(new Measuring(start, at - t0, precise.get(), null));
+      long from = precise.get().judgedFrom();
+      // seconds before a level shift were forgotten (the judged samples then start seconds, not a sar phase, later)
+      if (from >= start + LEVEL_SHIFT_MIN_MS && from < at) {
+        marks.measuringStart = from;
+        phases.precise(new Measuring(from, at - t0, precise.get().figure(), String.format(java.util.Locale.ROOT,
+            "a level shift: judged from %.1f s after the warm-up's end", (from - start) / 1000.0)));
+      } else {
+        phases.precise(new Measuring(start, at - t0, precise.get().figure(), null));
+      }
       return;
     }
     for (int stage = 1; stage <= shape.stages(); stage++) {

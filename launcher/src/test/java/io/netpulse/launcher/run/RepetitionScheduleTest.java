@@ -112,7 +112,7 @@ class RepetitionScheduleTest {
       assertThat(clientsUp).isEqualTo(UP);
       timeouts.add(timeout);
       clock.advance(7_000);
-      return Optional.of("9.41 Gbit/s");
+      return Optional.of(RepetitionSchedule.Settled.of("9.41 Gbit/s"));
     }, phases());
 
     assertThat(timeouts).as("waits until one window of the tools' time is left")
@@ -213,7 +213,7 @@ class RepetitionScheduleTest {
     });
     assertThatThrownBy(() -> s.run(marks, clientsEndingAfter(60_000), (a, b, t) -> {
       clock.advance(3_000);
-      return Optional.of("1 Mpackets/s");
+      return Optional.of(RepetitionSchedule.Settled.of("1 Mpackets/s"));
     }, phases())).isInstanceOf(InterruptedException.class);
 
     assertThat(marks.measuringStart()).isEqualTo(UP + 3_000);
@@ -243,7 +243,7 @@ class RepetitionScheduleTest {
       froms.add(from);
       timeouts.add(timeout);
       clock.advance(12_000);
-      return Optional.of("47.2 kpackets/s ± 0.40 %");
+      return Optional.of(RepetitionSchedule.Settled.of("47.2 kpackets/s ± 0.40 %"));
     }, phases());
 
     assertThat(calls).as("MEASURING is published at the warm-up's end, before the judging; the clients are stopped, "
@@ -258,6 +258,23 @@ class RepetitionScheduleTest {
         new RepetitionSchedule.Measuring(UP + 2_000, 14_500, "47.2 kpackets/s ± 0.40 %", null));
     assertThat(s.plannedSeconds()).as("the bar runs to the duration: how soon it is precise is not known")
         .isEqualTo(60);
+  }
+
+  @Test
+  void aPrecisionStopJudgedFromAfterALevelShiftMeasuresWhatWasJudged() throws Exception {
+    // a burst credit ran out 30 s into the measuring: the processor forgot those seconds and judged from 31 s on
+    RepetitionSchedule s = schedule(precise(2, 300));
+    s.run(marks, clientsEndingAfter(300_000), (from, clientsUp, timeout) -> {
+      clock.advance(90_000);
+      return Optional.of(new RepetitionSchedule.Settled("47.2 kpackets/s ± 0.18 %", from + 31_000));
+    }, phases());
+
+    assertThat(marks.measuringStart()).isEqualTo(UP + 2_000 + 31_000);
+    assertThat(marks.measuringEnd()).isEqualTo(UP + 2_000 + 90_000);
+    assertThat(measuring).last().satisfies(m -> {
+      assertThat(m.start()).isEqualTo(UP + 33_000);
+      assertThat(m.note()).isEqualTo("a level shift: judged from 31.0 s after the warm-up's end");
+    });
   }
 
   @Test

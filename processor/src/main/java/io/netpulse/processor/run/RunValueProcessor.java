@@ -110,7 +110,8 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     boolean closes = false;
     boolean interrupted = e.phase() == RunEvent.Phase.FAILED && RunEvent.INTERRUPTED.equals(e.stopReason());
     if (e.phase() == RunEvent.Phase.MEASURING) {
-      if (rep.start == 0) {
+      // a later MEASURING of an open window moves its start: a precision stop judged from after a level shift
+      if (rep.start == 0 || rep.end == 0 && e.ts() > rep.start) {
         rep.start = e.ts();
       }
     } else if (e.phase() == RunEvent.Phase.FAILED && !rep.closed()) {

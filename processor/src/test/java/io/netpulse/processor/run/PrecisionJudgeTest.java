@@ -131,6 +131,45 @@ class PrecisionJudgeTest {
   }
 
   @Test
+  void afterABurstCreditRunsOutItsSecondsAreForgottenAndTheSustainedRateIsReported() {
+    // 140k packets/s for the credit's 30 s, then the cap's 47,180; 0.5 % noise; min_measure 40 s, past the credit
+    // (shorter, the credit's own 30 s would be judged, and found precise, before it runs out)
+    Random random = new Random(5);
+    PrecisionJudge judge = new PrecisionJudge();
+    PrecisionJudge.Verdict precise = null;
+    int at = 0;
+    for (int i = 0; i < 300 && precise == null; i++) {
+      at = i + 1;
+      precise = judge.add(T0 + at * 1_000L, (i < 30 ? 140_000 : 47_180) * (1 + 0.005 * random.nextGaussian()), 0.01,
+          40_000);
+    }
+    assertThat(precise).as("precise on the sustained rate within 300 s").isNotNull();
+    assertThat(precise.mean()).isCloseTo(47_180, org.assertj.core.data.Percentage.withPercentage(1));
+    assertThat(precise.startTs()).as("judged from after the credit ran out").isGreaterThanOrEqualTo(T0 + 30_000);
+    assertThat(precise.spanMs()).isGreaterThanOrEqualTo(40_000);
+    System.out.printf("burst of 30 s: precise after %d s at %.0f ± %.2f %%, judged from %d s%n", at, precise.mean(),
+        precise.precision() * 100, (precise.startTs() - T0) / 1000);
+  }
+
+  @Test
+  void noiseAloneIsNoLevelShift() {
+    // uncapped hosts' ±35 % seconds: their halves differ by chance, not by more than their noise explains
+    Random random = new Random(17);
+    int drops = 0;
+    for (int series = 0; series < 50; series++) {
+      PrecisionJudge judge = new PrecisionJudge();
+      for (int i = 0; i < 120; i++) {
+        int before = judge.values.size();
+        judge.add(T0 + (i + 1) * 1_000L, 10_000 * (1 + 0.35 * random.nextGaussian() / 2), 0.01, 10_000);
+        drops += judge.values.size() < before + 1 ? 1 : 0;
+      }
+    }
+    // a false alarm costs only time (half the samples judged again); rare it must be
+    assertThat(drops).as("older halves dropped over 50 noisy series of 120 s").isLessThanOrEqualTo(2);
+    System.out.println("noise: " + drops + " drops in 50 series of 120 s");
+  }
+
+  @Test
   void anIdleSeriesIsNeverPrecise() {
     assertThat(firstPrecise(feed(new double[120], 0.01, 0))).isEqualTo(-1);
     double[] tiny = new double[120];

@@ -125,6 +125,24 @@ class RunTopologyTest {
   }
 
   @Test
+  void aLaterMeasuringOfAnOpenWindowMovesItsStart() {
+    // a precision stop judged from after a level shift (a burst credit ran out at T + 5 s): the launcher publishes
+    // MEASURING again at the judged start before it stops; the burst's seconds are not the value
+    phase("run-15", "rx_pps", 1, Phase.MEASURING, T);
+    for (int i = 1; i <= 15; i++) {
+      sample(Sample.of("rx_pps", i <= 5 ? 3_000 : 1_000, "packets/s", "eth0", T + i * 1_000L)
+          .withOrigin("sut", "run-15", Sources.SAR_DEV));
+    }
+    phase("run-15", "rx_pps", 1, Phase.MEASURING, T + 5_000);
+    phase("run-15", "rx_pps", 1, Phase.MEASURING, T + 1_000); // an earlier one, replayed: does not move it back
+    phase("run-15", "rx_pps", 1, Phase.STOPPING, T + 15_000);
+    RunValue v = latestByRepetitionAndMetric().get("1/rx_pps");
+    assertThat(v.value()).isEqualTo(1_000.0);
+    assertThat(v.windowStart()).isEqualTo(T + 5_000);
+    assertThat(v.inputs()).isEqualTo(9); // rows T + 6 s … T + 14 s
+  }
+
+  @Test
   void aRepetitionThatFailsHalfWayGivesNoValueAndTheNextOneCounts() {
     List<Sample> recorded = RecordedSeries.sar("ramp-plateau.txt", "sut", "run-2");
     phase("run-2", "rx_bandwidth", 1, Phase.MEASURING, T);
