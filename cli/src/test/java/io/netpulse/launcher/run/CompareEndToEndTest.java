@@ -26,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * significantly different; swapped, {@code --fail-on-regression 10} exits 1. Each archive
  * reads back into the report {@code netpulse report} gave from the topics.
  *
- * <p>Latency: ping's round trip (one echo a second) must show no significant difference. qperf's {@code tcp_lat} and
+ * <p>Latency: ping's round trip (one echo a second) must differ by no more than a tenth of a millisecond and not be
+ * worse through the faster link: it never fills the cap, but tbf's dequeue shows in its microseconds (0.0445 against
+ * 0.030 ms in one run, which ping's three decimals make "significant"). qperf's {@code tcp_lat} and
  * {@code udp_lat} are a tight ping-pong of 64-byte messages, ten thousand and more a second each way, i.e. about as
  * many bits a second as the lower cap lets through: through 8 Mbit/s they read about 13 us higher than through 16 in
  * one run here (43 against 30 us, 35 against 22; p 0.052), an effect of the cap on them rather than noise, so for
@@ -108,8 +110,13 @@ class CompareEndToEndTest {
       // (35.5 against 46.9 us, p = 0.013, the faster link "worse"); its verdict is printed, not asserted
       System.err.println(key + ": " + r.path("verdict").asText() + ", p = " + r.path("p").asText());
     }
-    // ping's one echo a second never meets the cap: its round trip is the same through both
-    assertThat(rows.get("latency/rtt_avg_ms").path("verdict").asText()).isEqualTo("no significant difference");
+    // ping's one echo a second never fills the cap, but tbf's dequeue still shows in its microseconds: in one CI run
+    // 0.0445 ± 0.006 ms through 2 Mbit/s against 0.030 (printed to the microsecond, so a zero spread) through 4, p 0.02.
+    // As for qperf: not worse through the faster link, and no more than a few tens of microseconds apart
+    JsonNode rtt = rows.get("latency/rtt_avg_ms");
+    assertThat(rtt.path("verdict").asText()).as(rtt.toString()).isNotEqualTo("worse");
+    assertThat(Math.abs(rtt.path("b").path("mean").asDouble() - rtt.path("a").path("mean").asDouble()))
+        .as("ping's round trip through both caps, ms: " + rtt).isLessThan(0.1);
     assertThat(json.out()).contains("\"execution\" : \"" + slow.id() + "\"", "\"execution\" : \"" + fast.id() + "\"");
 
     CliRun gate = CliRun.of("compare", fast.archive().toString(), slow.archive().toString(), "--fail-on-regression",
