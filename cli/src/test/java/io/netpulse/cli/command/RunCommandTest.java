@@ -44,6 +44,24 @@ class RunCommandTest {
   }
 
   @Test
+  void dryRunSaysAPrecisionStopsSettings(@TempDir Path dir) throws Exception {
+    Path plan = dir.resolve("precise.yaml");
+    Files.writeString(plan, """
+        name: precise
+        hosts:
+          sut: { address: 198.18.0.2 }
+          peer: { address: 198.18.0.1 }
+        steady: { criterion: precision, precision: 0.5%, min_measure: 30s }
+        tests:
+          - { type: rx_pps, tool: iperf3, streams: 2, duration: 120s }
+        """);
+    CliRun r = run("run", plan.toString(), "--dry-run", "--queues", "1");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("plan precise: 1 tests, stop: steady (precision 0.5 %, min_measure 30s; a connection "
+        + "count by its rise, window 10s, spread 5.0 %, rise 0.5 %)");
+  }
+
+  @Test
   void dryRunAsJson() throws Exception {
     CliRun r = run("run", EXAMPLE, "--dry-run", "--queues", "2", "--iface", "ens5", "--format", "json");
     assertThat(r.exit()).isZero();

@@ -36,12 +36,19 @@ public final class DryRun {
     return procedures;
   }
 
+  /** The steady settings as the plan line says them: the precision criterion's, or the spread rule's. */
+  private String steadyText() {
+    var st = plan.steady();
+    String spread = "window " + Durations.format(st.window()) + ", spread " + st.spreadPercent() + " %, rise "
+        + st.risePercent() + " %";
+    return st.precision() ? "precision " + st.precisionPercent() + " %, min_measure "
+        + Durations.format(st.minMeasure()) + "; a connection count by its rise, " + spread : spread;
+  }
+
   public void printText(PrintWriter out) {
     out.printf("plan %s: %d tests, stop: %s, warm-up %s%n", plan.name(), plan.tests().size(),
         plan.stop().name().toLowerCase(java.util.Locale.ROOT)
-            + (plan.stop() == io.netpulse.launcher.plan.StopMode.STEADY
-                ? " (window " + Durations.format(plan.steady().window()) + ", spread " + plan.steady().spreadPercent()
-                    + " %, rise " + plan.steady().risePercent() + " %)" : ""),
+            + (plan.stop() == io.netpulse.launcher.plan.StopMode.STEADY ? " (" + steadyText() + ")" : ""),
         Durations.format(plan.warmup()));
     out.printf("SUT facts assumed: interface %s, %d %s%n", sut.iface(), sut.queues(), sut.queues() == 1 ? "queue" : "queues");
     for (HostSpec h : plan.hosts().values()) {
