@@ -38,8 +38,6 @@ public final class RatesToStore implements AutoCloseable {
 
   public static final String GROUP_ID = "netpulse-store";
   public static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
-  /** How long one batch may wait for the store before it is retried from Kafka. */
-  public static final Duration STORE_FLUSH_TIMEOUT = Duration.ofSeconds(10);
   /** Pause before re-reading a batch the store did not confirm. */
   public static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
   public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
@@ -125,9 +123,8 @@ public final class RatesToStore implements AutoCloseable {
           "Polled batches read again because the store did not confirm them.", w -> w.retriedBatches());
       counter(registry, "netpulse.store.written.points", "Points the store accepted.", w -> w.store.writtenPoints());
       counter(registry, "netpulse.store.write.errors",
-          "Write batches the store refused or that failed after every retry.", w -> w.store.failedBatches());
-      counter(registry, "netpulse.store.dropped.points", "Points given up on (buffer full or failed writes).",
-          w -> w.store.droppedPoints());
+          "Write requests the store refused or that could not reach it (their batch is read again).",
+          w -> w.store.failedBatches());
     };
     return List.of(counters, new KafkaClientMetrics(consumer)); // the latter to be closed with the registry
   }
@@ -217,7 +214,7 @@ public final class RatesToStore implements AutoCloseable {
         rates++;
       }
     }
-    if (store.flush(STORE_FLUSH_TIMEOUT)) {
+    if (store.flush()) {
       consumer.commitSync(nextOffsets);
       storedRates.addAndGet(rates);
       storedResults.addAndGet(results);

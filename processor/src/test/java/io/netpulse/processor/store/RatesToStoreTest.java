@@ -140,6 +140,57 @@ class RatesToStoreTest {
     }
   }
 
+  /**
+   * The store is written to, then down for longer than influxdb-client-java's asynchronous writer would retry one
+   * batch (about 31 s), then back on the same data and port, while rates keep coming (ten series, ten per second,
+   * three partitions): every rate is in the store once, and nothing was committed while it was down.
+   */
+  @Test
+  void ratesArrivingThroughALongOutageAreAllStoredOnceItIsBack() throws Exception {
+    Topics topics = new Topics("long-outage.");
+    kafka.createTopics(topics, 3);
+    Path data = dir.resolve("qdb-long-outage");
+    EmbeddedQuestDb first = EmbeddedQuestDb.start(data, 0);
+    int port = first.httpPort();
+    int seconds = 0;
+    try (KafkaProducer<String, byte[]> producer = producer();
+        InfluxStore store = new InfluxStore(first.url(), "t".toCharArray(), "netpulse", "netpulse");
+        RatesToStore writer = new RatesToStore(kafka.connection(), topics, store)) {
+      writer.start();
+      seconds = sendTenSeries(producer, topics, seconds, 30);
+      int before = seconds * 10;
+      await().atMost(Duration.ofSeconds(30)).until(() -> writer.storedRates() == before);
+      first.close();
+      long downSince = System.currentTimeMillis();
+      while (System.currentTimeMillis() < downSince + 35_000) {
+        seconds = sendTenSeries(producer, topics, seconds, 1);
+        Thread.sleep(100);
+      }
+      assertThat(committed(topics.rates())).as("nothing more committed while the store is down").isEqualTo(before);
+      assertThat(writer.retriedBatches()).as("batches read again during the outage").isGreaterThanOrEqualTo(2);
+      try (EmbeddedQuestDb back = EmbeddedQuestDb.start(data, port)) {
+        seconds = sendTenSeries(producer, topics, seconds, 20);
+        long total = seconds * 10L;
+        await().atMost(Duration.ofSeconds(90)).until(() -> committed(topics.rates()) == total);
+        await().atMost(Duration.ofSeconds(15)).ignoreExceptions().until(() ->
+            back.sql("SELECT count() n, count_distinct(timestamp) d FROM netpulse_rate WHERE host = 'h7'"),
+            rows -> rows.equals(List.of(Map.of("n", total, "d", total / 10))));
+      }
+    }
+  }
+
+  /** One rate for each of ten interfaces of h7 per second, from second {@code from}; returns the next second. */
+  private static int sendTenSeries(KafkaProducer<String, byte[]> producer, Topics topics, int from, int count)
+      throws Exception {
+    for (int second = from; second < from + count; second++) {
+      for (int k = 0; k < 10; k++) {
+        producer.send(new ProducerRecord<>(topics.rates(), "h7/eth" + k, Json.bytes(rate("h7", "eth" + k, second))));
+      }
+    }
+    producer.flush();
+    return from + count;
+  }
+
   private static RateEvent rate(String host, String iface, int second) {
     long start = T0 + second * 1000L;
     double mean = 1_000_000.0 + second * 1234.5 + (host.equals("h2") ? 0.25 : 0);
