@@ -97,10 +97,11 @@ public final class PrecisionJudge {
     if (!accept(ts, value)) {
       return null;
     }
-    Verdict verdict = judge(precision, minMeasureMs);
+    double[] xs = samples();
+    Verdict verdict = judge(xs, firstTs - SAMPLE_MS, newestTs, precision, minMeasureMs);
     boolean was = precise;
     precise = verdict.precise();
-    if (!precise && shifted(verdict, precision, minMeasureMs)) {
+    if (!precise && shifted(xs, verdict, precision, minMeasureMs)) {
       dropOlderHalf();
     }
     return precise && !was ? verdict : null;
@@ -113,14 +114,10 @@ public final class PrecisionJudge {
    * burst credit running out is such a move: its seconds are not the sustained rate the test measures. Judged only
    * once min_measure is measured and each half holds enough samples for its own batches.
    */
-  boolean shifted(Verdict v, double precision, long minMeasureMs) {
-    int n = values.size();
+  static boolean shifted(double[] xs, Verdict v, double precision, long minMeasureMs) {
+    int n = xs.length;
     if (n < 2 * MIN_SAMPLES || v.spanMs() < minMeasureMs || !(v.halvesDiff() > precision)) {
       return false;
-    }
-    double[] xs = new double[n];
-    for (int i = 0; i < n; i++) {
-      xs[i] = values.get(i);
     }
     int half = n / 2;
     Interval older = interval(java.util.Arrays.copyOfRange(xs, 0, half));
@@ -159,11 +156,16 @@ public final class PrecisionJudge {
 
   /** Judges the samples added so far. */
   public Verdict judge(double precision, long minMeasureMs) {
+    return judge(samples(), firstTs - SAMPLE_MS, newestTs, precision, minMeasureMs);
+  }
+
+  /** The samples judged, as an array: copied once per judgement. */
+  private double[] samples() {
     double[] xs = new double[values.size()];
     for (int i = 0; i < xs.length; i++) {
       xs[i] = values.get(i);
     }
-    return judge(xs, firstTs - SAMPLE_MS, newestTs, precision, minMeasureMs);
+    return xs;
   }
 
   /** Judges {@code xs}, per-second samples from {@code startTs} to {@code ts}. */

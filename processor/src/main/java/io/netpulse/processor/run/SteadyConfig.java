@@ -34,7 +34,6 @@ public record SteadyConfig(Duration window, double maxSpread, double maxRise, St
     }
     minMeasure = minMeasure == null ? Duration.ZERO : minMeasure;
     // a precision of 0 is never reached and one of 1 (±100 %) says nothing: either is a mistake, not a setting
-    // the parameters: the fields are assigned only after this body, so byPrecision() would still read null here
     if (RunEvent.Steady.PRECISION.equals(criterion) && !(precision > 0 && precision < 1) || minMeasure.isNegative()) {
       throw new IllegalArgumentException("steady precision must be in (0, 1) and min_measure ≥ 0, got " + precision
           + ", " + minMeasure);

@@ -24,8 +24,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * host (the instances may run on several), and reported again each new window while they stay settled: the
  * first settled window may begin before the last client was up, which the launcher does not accept. A run whose
  * thresholds say criterion precision has each series but the rising metric judged instead by a {@link PrecisionJudge}
- * on all its samples since the repetition's MEASURING began, and reported each time its mean becomes precise: the
- * judged samples always begin at MEASURING, so a renewed report could not start later.
+ * on all its samples since the repetition's MEASURING began (less those it forgets after a level shift), and reported
+ * each time its mean becomes precise.
  */
 final class SteadyProcessor implements Processor<String, RunInput, String, SteadyEvent> {
 
@@ -81,7 +81,7 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       if (lifecycle.plan() != null || lifecycle.steady() != null) {
         plans.put(run, lifecycle);
       }
-      // the first, as the run's value takes its window from the first (a repeat must not move the start)
+      // the first: a later MEASURING is the launcher narrowing the window to what the judge already judged
       if (lifecycle.phase() == RunEvent.Phase.MEASURING && config(plans.get(run)).byPrecision()
           && plans.get(run + MEASURING_KEY) == null) {
         plans.put(run + MEASURING_KEY, lifecycle);
