@@ -29,9 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 13's fidelity test bed: the SUT's link capped like a cloud NIC at its limit (tbf both ways, so that RX tests'
  * traffic passes the cap into the SUT and TX tests' the cap out of it), where per-second rates hold still and
- * figures taken minutes apart can be compared. On it, interleaved (by hand, netpulse, by hand), rx_pps, tx_pps,
- * rx_bandwidth, tx_bandwidth and seed 002's udp_stream: {@code netpulse run}'s mean is within ±2 % of the mean of
- * the seed's procedure typed by hand before and after it ({@link SeedByHand}); the by-hand drift is printed.
+ * figures taken minutes apart can be compared. On it, rx_pps, tx_pps, rx_bandwidth, tx_bandwidth and seed 002's
+ * udp_stream: {@code netpulse run}'s mean is within ±2 % of the seed's procedure typed by hand just before it
+ * ({@link SeedByHand}). By hand once, not before and after: through the cap the by-hand figures taken before and
+ * after netpulse's run differed by 0.00-0.34 % (CI, 2026-12-03), and netpulse's two repetitions, printed, show
+ * any drift over the run.
  *
  * <p>Where they differ, the printout says why: each repetition's window with the SUT's sar rows netpulse streamed
  * (those it counted marked) and its clients' start and end. netpulse's value of each repetition must also equal
@@ -87,7 +89,6 @@ class FidelityBedTest {
     String loadBefore = loadAverage();
     Instant started = Instant.now();
     Map<String, SeedByHand.Figure> before = new LinkedHashMap<>();
-    Map<String, SeedByHand.Figure> after = new LinkedHashMap<>();
     Map<String, List<Double>> sameRows = new LinkedHashMap<>();
     RunEndToEndTest.Run run;
     String caps;
@@ -97,9 +98,6 @@ class FidelityBedTest {
         before.put(p.result(), SeedByHand.run(HOSTS, p.byHand(), WARMUP_S, MEASURED_S, dir, "before"));
       }
       run = RunEndToEndTest.run(plan, pipeline.runArgs());
-      for (Pair p : pairs) {
-        after.put(p.result(), SeedByHand.run(HOSTS, p.byHand(), WARMUP_S, MEASURED_S, dir, "after"));
-      }
       caps = into.describe() + ": " + into.stats() + "\n" + outOf.describe() + ": " + outOf.stats();
       assertThat(run.exit()).as(run.stderr()).isZero();
       Map<String, JsonNode> results = run.byTypeAndMetric();
@@ -119,18 +117,16 @@ class FidelityBedTest {
       String name = p.result();
       JsonNode entry = results.get(name);
       double netpulse = entry.path("mean").asDouble();
-      double b = before.get(name).value();
-      double a = after.get(name).value();
-      double byHand = (b + a) / 2;
+      double byHand = before.get(name).value();
       double diff = netpulse / byHand - 1;
       List<Double> runs = new ArrayList<>();
       entry.path("runs").forEach(n -> runs.add(n.asDouble()));
       System.out.printf(Locale.ROOT, "FIDELITY-BED %-20s netpulse %.0f %s (runs %s; its own rows by hand %s) vs by"
-              + " hand %.0f: %+.2f %%; by hand before %.0f, after %.0f (drift %+.2f %%), rows before %s, after %s%n",
+              + " hand %.0f: %+.2f %%; by hand's rows %s%n",
           name, netpulse, entry.path("unit").asText(), rounded(runs), rounded(sameRows.get(name)), byHand, 100 * diff,
-          b, a, 100 * (a / b - 1), rounded(before.get(name).rows()), rounded(after.get(name).rows()));
-      soft.assertThat(Math.abs(diff)).as("%s: netpulse %.0f vs by hand %.0f (before %.0f, after %.0f)", name,
-          netpulse, byHand, b, a).isLessThanOrEqualTo(TOLERANCE);
+          rounded(before.get(name).rows()));
+      soft.assertThat(Math.abs(diff)).as("%s: netpulse %.0f (runs %s) vs by hand %.0f", name, netpulse,
+          rounded(runs), byHand).isLessThanOrEqualTo(TOLERANCE);
       for (int i = 0; i < runs.size(); i++) {
         soft.assertThat(ByHand.relativeDifference(runs.get(i), sameRows.get(name).get(i)))
             .as("%s repetition %d: netpulse %.1f vs its own sar rows in its window by hand %.1f", name, i + 1,
