@@ -39,7 +39,7 @@ final class Events {
     Double ci95 = stddev == null ? null : 4.303 * stddev / Math.sqrt(values.length);
     return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, byRep, values.length, mean, stddev, ci95,
         List.of("sut", "peer"), List.of(), System.currentTimeMillis(), plan + "-20261201T100000Z", null, null, false,
-            null, values.length, null);
+            null, values.length, null, null);
   }
 
   /** A result of one execution of a plan, labelled as the plan's {@code labels:} label it, stamped {@code ts}. */
@@ -47,6 +47,6 @@ final class Events {
       String metric, String unit, double... values) {
     ResultEvent r = result(plan, test, metric, unit, values);
     return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, r.values(), r.n(), r.mean(), r.stddev(),
-        r.ci95(), r.hosts(), List.of(), ts, execution, labels, List.of(), true, values.length, values.length, null);
+        r.ci95(), r.hosts(), List.of(), ts, execution, labels, List.of(), true, values.length, values.length, null, null);
   }
 }

@@ -20,7 +20,7 @@ class ResultBoardTest {
   private static ResultEvent result(String execution, double value, String instanceType) {
     return new ResultEvent(ResultEvent.SCHEMA, "p", "rx", "rx_bps", "bit/s", new TreeMap<>(Map.of(1, value)), 1,
         value, null, null, List.of("sut"), List.of(execution + "-r1"), 1000, execution,
-        Map.of("instance_type", instanceType), List.of(), false, 2, 1, null);
+        Map.of("instance_type", instanceType), List.of(), false, 2, 1, null, null);
   }
 
   @Test

@@ -30,7 +30,8 @@ class RunCommandTest {
     CliRun r = run("run", EXAMPLE, "--dry-run", "--queues", "4");
     assertThat(r.err()).isEmpty();
     assertThat(r.exit()).isZero();
-    assertThat(r.out()).contains("plan xlarge-vs-xlarge: 10 tests, stop: steady (window 10s, spread 5.0 %, rise 0.5 %)")
+    assertThat(r.out()).contains("plan xlarge-vs-xlarge: 10 tests, stop: steady (precision 1.0 %, min_measure 1m; a "
+        + "connection count by its rise, window 10s, rise 0.5 %)")
         .contains("SUT facts assumed: interface eth0, 4 queues")
         .contains("test 3 (rx_bandwidth): 8 stream(s), tools run 35s")
         .contains("    peer     client  netperf -H 198.18.0.2 -t TCP_STREAM -l 35 -p 5008 -D 1 -- -m 1440")
@@ -58,7 +59,7 @@ class RunCommandTest {
     CliRun r = run("run", plan.toString(), "--dry-run", "--queues", "1");
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(r.out()).contains("plan precise: 1 tests, stop: steady (precision 0.5 %, min_measure 30s; a connection "
-        + "count by its rise, window 10s, spread 5.0 %, rise 0.5 %)");
+        + "count by its rise, window 10s, rise 0.5 %)");
   }
 
   @Test

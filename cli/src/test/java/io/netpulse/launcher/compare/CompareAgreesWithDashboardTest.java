@@ -176,7 +176,7 @@ class CompareAgreesWithDashboardTest {
         };
         out.add(new ResultEvent(ResultEvent.SCHEMA, PLAN, tm[0], tm[1], unit, byRep, n, sum / n, null, null,
             List.of("sut"), List.of(execution + "-r" + n), ts, execution, labels, List.of(), n == v.length, v.length,
-            n, null));
+            n, null, null));
       }
     }
   }

@@ -47,7 +47,7 @@ class GrafanaDashboardTest {
     Point rate = StorePoints.rate(new RateEvent(1, "h1", "eth0", "rx_bps", "bit/s", "1s", 1000, 2000, 1, 1, 1, 1));
     Point result = StorePoints.result(new ResultEvent(ResultEvent.SCHEMA, "p", "t", "rx_bps", "bit/s",
         new java.util.TreeMap<>(Map.of(1, 1.0, 2, 2.0, 3, 3.0)), 3, 2.0, 1.0, 2.48, List.of("h1"),
-        List.of("r1", "r2", "r3"), 3000, "e1", Map.of("instance_type", "c7.large"), List.of(), true, 3, 3, null));
+        List.of("r1", "r2", "r3"), 3000, "e1", Map.of("instance_type", "c7.large"), List.of(), true, 3, 3, null, null));
     for (Point p : List.of(rate, result)) {
       // line protocol: measurement,tag=v,... field=v,... time (the values here have no spaces or commas)
       String[] parts = p.toLineProtocol().split(" ");

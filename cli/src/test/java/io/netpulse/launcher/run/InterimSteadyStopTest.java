@@ -94,7 +94,7 @@ class InterimSteadyStopTest {
         repetitions: 2
         stop: steady
         warmup: 2s
-        steady: { window: 3s, spread: 40 }""", TESTS.formatted(DURATION_S, DURATION_S).split("\\|"));
+        steady: { criterion: spread, window: 3s, spread: 40 }""", TESTS.formatted(DURATION_S, DURATION_S).split("\\|"));
     Map<String, JsonNode> s;
     long steadyWall;
     long t0 = System.nanoTime();

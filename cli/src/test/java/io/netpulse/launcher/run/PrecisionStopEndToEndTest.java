@@ -64,7 +64,16 @@ class PrecisionStopEndToEndTest {
       assertThat(measuredMs).as(rep.toString()).isBetween(MIN_MEASURE_S * 1000L, 30_000L);
       assertThat(rep.path("steadyAfterMs").asLong()).as(rep.toString()).isPositive();
     }
-    double fixedMean = Json.mapper().readTree(fixed.stdout()).get(0).path("mean").asDouble();
+    // each result says why each repetition stopped and the precision its value has: the processor's batch means
+    // over the window's seconds, within the plan's 1 % (the judge's own verdict covered the same seconds)
+    assertThat(r.path("stops")).as(r.toString()).hasSize(2);
+    for (JsonNode stop : r.path("stops")) {
+      assertThat(stop.path("reason").asText()).as(stop.toString()).isEqualTo("precise");
+      assertThat(stop.path("precision").asDouble()).as(stop.toString()).isBetween(0.0, 0.01);
+    }
+    JsonNode fixedResult = Json.mapper().readTree(fixed.stdout()).get(0);
+    assertThat(fixedResult.path("stops").get(0).path("reason").asText()).isEqualTo("duration");
+    double fixedMean = fixedResult.path("mean").asDouble();
     assertThat(r.path("mean").asDouble()).as("precision stop against fixed, through the same cap")
         .isCloseTo(fixedMean, Percentage.withPercentage(2));
     RunEndToEndTest.assertNothingLeft(HOSTS);

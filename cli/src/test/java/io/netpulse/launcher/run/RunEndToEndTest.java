@@ -89,7 +89,7 @@ class RunEndToEndTest {
         repetitions: 2
         stop: steady
         warmup: 1s
-        steady: { window: 3s }""",
+        steady: { criterion: spread, window: 3s }""",
         "{ type: rx_pps, tool: iperf3, streams: 2, duration: 40s }");
     SharedPipeline pipeline = SharedPipeline.get();
     long t0 = System.nanoTime();

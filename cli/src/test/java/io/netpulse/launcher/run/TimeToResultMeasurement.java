@@ -66,7 +66,7 @@ class TimeToResultMeasurement {
 
   static String header(String stop) {
     return String.join("\n", "repetitions: 3", "stop: " + stop, "warmup: 5s",
-        "steady: { window: 5s, spread: 5, rise: 0.5 }", "prepare: { nofile: 16384 }");
+        "steady: { criterion: spread, window: 5s, spread: 5, rise: 0.5 }", "prepare: { nofile: 16384 }");
   }
 
   /** One suite's outcome: wall time and the JSON entries keyed test/metric. */

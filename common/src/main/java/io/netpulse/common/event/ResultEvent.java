@@ -28,6 +28,8 @@ import java.util.SortedMap;
  * @param stopReason why the test's result is final before all its planned repetitions ran:
  *                   {@value RunEvent#INTERRUPTED} when its execution was stopped by SIGINT/SIGTERM (Ctrl-C); null
  *                   otherwise and from older producers
+ * @param stops      per repetition number with a value: why its measuring ended and the precision its value has (see
+ *                   {@link Stop}); empty from older producers
  */
 public record ResultEvent(
     int schema,
@@ -49,17 +51,30 @@ public record ResultEvent(
     @JsonProperty("final") boolean finalResult,
     Integer repetitionsPlanned,
     int repetitionsCompleted,
-    String stopReason) {
+    String stopReason,
+    SortedMap<Integer, Stop> stops) {
 
   /**
    * 2: keyed per execution; labels, hostFacts, final, repetitionsPlanned, repetitionsCompleted (issue 14), then
-   * stopReason (optional, null when absent).
+   * stopReason and stops (optional, null or empty when absent).
    */
   public static final int SCHEMA = 2;
+
+  /**
+   * How one repetition's measuring ended and how well its value is known.
+   *
+   * @param reason    {@value RunEvent#STOP_PRECISE}, {@value RunEvent#STOP_SETTLED} or {@value RunEvent#STOP_DURATION};
+   *                  null when the launcher did not say
+   * @param precision the 95 % confidence half-width of the repetition's value as a fraction of it (see
+   *                  {@link RunValue#precision()}); null when it has none
+   */
+  public record Stop(String reason, Double precision) {}
 
   public ResultEvent {
     labels = labels == null ? null : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(labels));
     hostFacts = hostFacts == null ? List.of() : List.copyOf(hostFacts);
+    stops = stops == null ? java.util.Collections.emptySortedMap()
+        : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(stops));
   }
 
   /** Whether its execution was interrupted (SIGINT/SIGTERM) before the test's planned repetitions all ran. */

@@ -28,8 +28,11 @@ package io.netpulse.common.event;
  *                from older producers
  * @param stopReason why the execution stopped before the test's planned repetitions ran, on the FAILED event that
  *                says so: {@value #INTERRUPTED} (SIGINT/SIGTERM, e.g. Ctrl-C; the repetition under way, or the next
- *                one when none was). The processor then makes the test's result final as it stands. Null otherwise
- *                and from older producers
+ *                one when none was). The processor then makes the test's result final as it stands. On the
+ *                STOPPING event, why the measuring ended: {@value #STOP_PRECISE} (the mean was known to the plan's
+ *                precision), {@value #STOP_SETTLED} (the spread rule, or a connection count's rise, settled) or
+ *                {@value #STOP_DURATION} (the planned duration ran out: a fixed stop, or a steady one that never
+ *                settled). Null otherwise and from older producers
  */
 public record RunEvent(
     int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason,
@@ -45,6 +48,12 @@ public record RunEvent(
 
   /** {@link #stopReason()} of an execution stopped by SIGINT or SIGTERM (Ctrl-C). */
   public static final String INTERRUPTED = "interrupted";
+  /** {@link #stopReason()} on STOPPING: the mean was known to the plan's precision. */
+  public static final String STOP_PRECISE = "precise";
+  /** {@link #stopReason()} on STOPPING: the spread rule (or a connection count's rise) settled. */
+  public static final String STOP_SETTLED = "settled";
+  /** {@link #stopReason()} on STOPPING: the planned duration was reached. */
+  public static final String STOP_DURATION = "duration";
 
   /**
    * When a run's metric counts as settled: over {@code windowMs}, (max − min) / mean ≤ {@code maxSpread};

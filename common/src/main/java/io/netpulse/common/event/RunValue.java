@@ -18,7 +18,13 @@ package io.netpulse.common.event;
  *                    execution was interrupted, so the execution's result of this metric is final as it stands; null
  *                    or false on values
  * @param stopReason  on a marker, {@value RunEvent#INTERRUPTED} when the execution was interrupted (SIGINT/SIGTERM);
- *                    null otherwise
+ *                    on a value, why the repetition's measuring ended ({@value RunEvent#STOP_PRECISE},
+ *                    {@value RunEvent#STOP_SETTLED} or {@value RunEvent#STOP_DURATION}, from its STOPPING event);
+ *                    null when not said (older producers)
+ * @param precision   the 95 % confidence half-width of {@code value} as a fraction of it, by batch means over the
+ *                    window's per-second samples (autocorrelation allowed for); null when the value is not a mean
+ *                    of at least 10 per-second samples (a tool's printed figure, a maximum), or when even 5 batches
+ *                    of them were correlated
  */
 public record RunValue(
     int schema,
@@ -39,9 +45,10 @@ public record RunValue(
     java.util.List<HostInfo> hostFacts,
     Integer repetitionsPlanned,
     Boolean endOfTest,
-    String stopReason) {
+    String stopReason,
+    Double precision) {
 
-  /** 2: keyed per execution; labels, hostFacts, repetitionsPlanned. */
+  /** 2: keyed per execution; labels, hostFacts, repetitionsPlanned; then stopReason on values and precision. */
   public static final int SCHEMA = 2;
 
   /** Whether this is an end-of-test marker rather than a value. */

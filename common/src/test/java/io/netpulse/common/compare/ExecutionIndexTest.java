@@ -27,7 +27,7 @@ class ExecutionIndexTest {
       byRep.put(i + 1, values[i]);
     }
     return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, "bit/s", byRep, values.length, 0, null, null,
-        List.of("sut"), List.of(), ts, execution, labels, List.of(), false, 3, values.length, null);
+        List.of("sut"), List.of(), ts, execution, labels, List.of(), false, 3, values.length, null, null);
   }
 
   private static void add(ExecutionIndex index, ResultEvent r) {
@@ -97,7 +97,7 @@ class ExecutionIndexTest {
     ExecutionIndex index = new ExecutionIndex(T);
     add(index, result("old", null, "rx", "rx_bps", 5, null, 1, 2));
     index.add("foreign", new ResultEvent(1, "old", "rx", null, null, null, 0, 0, null, null, null, null, 9, null, null,
-        null, false, null, 0, null));
+        null, false, null, 0, null, null));
     assertThat(index.executions()).extracting(ExecutionIndex.Summary::select).containsExactly("old");
     ExecutionResults old = index.resolve("old");
     assertThat(old.execution()).isNull();

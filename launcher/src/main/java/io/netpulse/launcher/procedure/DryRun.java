@@ -39,10 +39,11 @@ public final class DryRun {
   /** The steady settings as the plan line says them: the precision criterion's, or the spread rule's. */
   private String steadyText() {
     var st = plan.steady();
-    String spread = "window " + Durations.format(st.window()) + ", spread " + st.spreadPercent() + " %, rise "
-        + st.risePercent() + " %";
+    String window = "window " + Durations.format(st.window());
+    String rise = "rise " + st.risePercent() + " %";
     return st.precision() ? "precision " + st.precisionPercent() + " %, min_measure "
-        + Durations.format(st.minMeasure()) + "; a connection count by its rise, " + spread : spread;
+        + Durations.format(st.minMeasure()) + "; a connection count by its rise, " + window + ", " + rise
+        : "spread, " + window + ", spread " + st.spreadPercent() + " %, " + rise;
   }
 
   public void printText(PrintWriter out) {

@@ -34,6 +34,11 @@ final class Lifecycle {
     ctx.publisher().publish(event(phase, ts, reason));
   }
 
+  /** STOPPING, saying why the measuring ended ({@code RunEvent.STOP_*}). */
+  void stopping(long ts, String stopReason) {
+    ctx.publisher().publish(event(Phase.STOPPING, ts, null).withStopReason(stopReason));
+  }
+
   private RunEvent event(Phase phase, long ts, String reason) {
     RunEvent e = procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
         .inExecution(ctx.execution(), steady(ctx)).withPlanned(planned()).withSharedWithNetpulse(shared(ctx,

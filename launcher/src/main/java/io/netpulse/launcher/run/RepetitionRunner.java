@@ -193,7 +193,7 @@ final class RepetitionRunner {
         // before STOPPING closes the window, so that the processor's first value has every instance's figure
         publishOutputs(run, repetition);
       }
-      life.phase(Phase.STOPPING, marks.measuringEnd(), null);
+      life.stopping(marks.measuringEnd(), stopReason(marks));
       ctx.progress().phase(Phase.STOPPING);
     } catch (RemoteFailure e) {
       failure = e.getMessage();
@@ -226,6 +226,14 @@ final class RepetitionRunner {
     ctx.progress().endRepetition(failure, took.preparingMs(), took.trafficMs(), took.stoppingMs());
     return new RepetitionOutcome(run, repetition, failure, marks.measuringStart(), marks.measuringEnd(),
         marks.steadyAfter(), climb);
+  }
+
+  /** Why the measuring ended: the watched metric was known (precise) or settled, or the duration ran out. */
+  private String stopReason(RepetitionSchedule.Marks marks) {
+    if (!schedule.shape().steadyStop() || marks.steadyAfter() < 0) {
+      return RunEvent.STOP_DURATION;
+    }
+    return schedule.shape().precision() ? RunEvent.STOP_PRECISE : RunEvent.STOP_SETTLED;
   }
 
   /** Whether the last repetition run ended as interrupted (SIGINT/SIGTERM): the test ends with it. */

@@ -36,7 +36,7 @@ public final class ResultTable {
     report.hosts().forEach((name, f) -> out.printf("  %-10s kernel %s, %s (%d %s)%s%s%n", name, f.kernel(), f.iface(),
         f.queues(), f.queues() == 1 ? "queue" : "queues", machine(f.info()), f.toolVersions().isEmpty() ? "" : ", " + versions(f)));
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"test", "metric", "runs", "mean", "± ci95", "unit"});
+    rows.add(new String[] {"test", "metric", "runs", "mean", "± ci95", "unit", "stop"});
     List<String> notes = new ArrayList<>();
     for (TestReport t : report.tests()) {
       for (ResultEvent r : t.results()) {
@@ -59,11 +59,11 @@ public final class ResultTable {
         }
       }
       if (t.failure() != null) {
-        rows.add(new String[] {t.test().name(), "-", "not run", "-", "-", "-"});
+        rows.add(new String[] {t.test().name(), "-", "not run", "-", "-", "-", "-"});
         notes.add(t.test().name() + ": " + t.failure());
       }
       for (String m : t.missing()) {
-        rows.add(new String[] {t.test().name(), m, "no result", "-", "-", "-"});
+        rows.add(new String[] {t.test().name(), m, "no result", "-", "-", "-", "-"});
         notes.add(t.test().name() + " " + m + ": no result from the processor in time");
       }
       for (RepetitionOutcome o : t.repetitions()) {
@@ -109,7 +109,25 @@ public final class ResultTable {
   private static String[] row(TestReport t, ResultEvent r) {
     List<String> runs = r.values().values().stream().map(ResultTable::number).toList();
     return new String[] {t.test().name(), r.metric(), String.join(" ", runs), number(r.mean()),
-        r.ci95() == null ? "-" : number(r.ci95()), r.unit()};
+        r.ci95() == null ? "-" : number(r.ci95()), r.unit(), stops(r)};
+  }
+
+  /**
+   * Why the repetitions' measuring ended and the precision their values have, e.g. "precise ±0.41 %" or "duration
+   * ±1.9 %, precise ±0.50 %": per reason, in the repetitions' order, the widest half-width among them.
+   */
+  static String stops(ResultEvent r) {
+    Map<String, Double> widest = new LinkedHashMap<>();
+    r.stops().values().forEach(stop -> widest.merge(stop.reason() == null ? "?" : stop.reason(),
+        stop.precision() == null ? Double.NaN : stop.precision(),
+        (a, b) -> Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b)));
+    if (widest.isEmpty()) {
+      return "-";
+    }
+    List<String> parts = new ArrayList<>();
+    widest.forEach((reason, p) -> parts.add(Double.isNaN(p) ? reason
+        : String.format(java.util.Locale.ROOT, "%s ±%.2f %%", reason, 100 * p)));
+    return String.join(", ", parts);
   }
 
   static List<Map<String, Object>> json(ExecutionReport report) {
@@ -141,6 +159,7 @@ public final class ResultTable {
         m.put("repetitionsPlanned", r.repetitionsPlanned());
         m.put("repetitionsCompleted", r.repetitionsCompleted());
         m.put("stopReason", r.stopReason()); // "interrupted" (SIGINT/SIGTERM) or null
+        m.put("stops", stopsJson(r));
         m.put("failedRepetitions", failures(t));
         m.put("repetitions", repetitions(t));
         if (seedFigures) {
@@ -235,6 +254,19 @@ public final class ResultTable {
       reps.add(m);
     }
     return reps;
+  }
+
+  /** Per repetition with a value: why its measuring ended and its value's precision (95 % half-width / value). */
+  private static List<Map<String, Object>> stopsJson(ResultEvent r) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    r.stops().forEach((repetition, stop) -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("repetition", repetition);
+      m.put("reason", stop.reason());
+      m.put("precision", stop.precision());
+      out.add(m);
+    });
+    return out;
   }
 
   /** "climb ended by client ports exhausted (the client's limit, not the SUT's): peer: …", for people. */

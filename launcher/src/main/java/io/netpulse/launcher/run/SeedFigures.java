@@ -43,7 +43,7 @@ public final class SeedFigures {
     r.values().forEach((rep, v) -> values.put(rep, v == null ? null : v * KB_AS_1000));
     return Optional.of(new ResultEvent(r.schema(), r.plan(), r.test(), r.metric() + SUFFIX, r.unit(), values, r.n(),
         r.mean() * KB_AS_1000, scaled(r.stddev()), scaled(r.ci95()), r.hosts(), r.runs(), r.ts(), r.execution(),
-        r.labels(), r.hostFacts(), r.finalResult(), r.repetitionsPlanned(), r.repetitionsCompleted(), r.stopReason()));
+        r.labels(), r.hostFacts(), r.finalResult(), r.repetitionsPlanned(), r.repetitionsCompleted(), r.stopReason(), r.stops()));
   }
 
   /** What a {@code METRIC_as_seeds} figure is, for the note under a table; null for other metrics. */

@@ -43,7 +43,7 @@ class PlanLoaderTest {
     assertThat(plan.repetitions()).isEqualTo(3);
     assertThat(plan.stop()).isEqualTo(StopMode.STEADY);
     assertThat(plan.warmup()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(plan.steady()).isEqualTo(new SteadySpec(Duration.ofSeconds(10), 5.0, 0.5));
+    assertThat(plan.steady()).isEqualTo(SteadySpec.DEFAULT);
     assertThat(plan.tests()).extracting(TestSpec::type).containsExactly(TestType.LATENCY,
         TestType.SOCKPERF_LATENCY, TestType.RX_BANDWIDTH, TestType.TX_BANDWIDTH, TestType.RX_PPS, TestType.TX_PPS,
         TestType.NEW_CONNECTIONS, TestType.CONCURRENT_CONNECTIONS, TestType.TCP_RR, TestType.UDP_STREAM);
@@ -233,7 +233,8 @@ class PlanLoaderTest {
         """);
     assertThat(plan.warmup()).isEqualTo(Duration.ofMillis(500));
     assertThat(plan.stop()).isEqualTo(StopMode.FIXED);
-    assertThat(plan.steady()).isEqualTo(new SteadySpec(Duration.ofMinutes(2), 3.0, 0.25));
+    assertThat(plan.steady()).isEqualTo(new SteadySpec(Duration.ofMinutes(2), 3.0, 0.25,
+        SteadySpec.DEFAULT.criterion(), 1.0, Duration.ofSeconds(60)));
     assertThat(plan.prepare()).isEqualTo(new PrepareSpec(15_000_000L, 15_000_000L, 15_000_000L,
         new IrqAffinity("virtio2-input", 0, 2)));
     TestSpec t = plan.tests().get(0);

@@ -35,7 +35,7 @@ class ClimbInReportTest {
     values.put(1, 4003.0);
     ResultEvent result = new ResultEvent(ResultEvent.SCHEMA, "p", "cc", "tcp_estab", "connections", values, 1,
         4003.0, null, null, List.of("sut"), List.of(run), t + 10_000, "p-20261130T120000Z", null, null, false, null, 1,
-            null);
+            null, null);
     PlanReport report = new PlanReport("p", "netpulse.results", t + 20_000, List.of(new MetricSection(result,
         "concurrent_connections", "tcp_estab", "connections", List.of(rep), List.of())));
     StringWriter md = new StringWriter();

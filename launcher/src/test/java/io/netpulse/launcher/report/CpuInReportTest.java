@@ -49,7 +49,7 @@ class CpuInReportTest {
     TreeMap<Integer, Double> values = new TreeMap<>();
     values.put(1, 1e5);
     ResultEvent result = new ResultEvent(ResultEvent.SCHEMA, "p", "rx", "rx_pps", "packets/s", values, 1, 1e5, null,
-        null, List.of("sut"), List.of(RUN), T + 10_000, "p-20261201T100000Z", null, null, false, null, 1, null);
+        null, List.of("sut"), List.of(RUN), T + 10_000, "p-20261201T100000Z", null, null, false, null, 1, null, null);
     PlanReport report = new PlanReport("p", "netpulse.results", T + 20_000, List.of(new MetricSection(result,
         "rx_pps", "rx_pps", "packets/s", List.of(rep), List.of())));
     StringWriter md = new StringWriter();

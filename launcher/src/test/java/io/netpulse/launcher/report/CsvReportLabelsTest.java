@@ -29,7 +29,7 @@ class CsvReportLabelsTest {
     }
     ResultEvent r = new ResultEvent(ResultEvent.SCHEMA, "q", test, "rx_bps", "bit/s", byRep, values.length, values[0],
         null, null, List.of("sut"), List.of("r1"), 1, execution, labels, List.of(), true, values.length,
-        values.length, null);
+        values.length, null, null);
     return new MetricSection(r, "rx_bandwidth", null, null, List.of(), List.of());
   }
 

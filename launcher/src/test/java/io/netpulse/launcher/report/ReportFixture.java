@@ -81,7 +81,7 @@ final class ReportFixture {
     }
     ResultEvent earlier = new ResultEvent(ResultEvent.SCHEMA, PLAN, "latency", "tcp_lat_us", "us",
         new TreeMap<>(Map.of(1, 88.8, 2, 88.8, 3, 88.8)), 3, 88.8, 0.0, 0.0, List.of(SUT), List.of("old"), base,
-        EARLIER, Map.of("instance_type", "c6.large"), List.of(), true, 3, 3, null);
+        EARLIER, Map.of("instance_type", "c6.large"), List.of(), true, 3, 3, null, null);
     records.add(new ProducerRecord<>(topics.results(), earlier.key(), Json.text(earlier)));
     result(1, "latency", "tcp_lat_us", "us", 99.0, 99.0, 99.0, 99.0, 0.0, 0.0); // replaced below
     result(1, "latency", "tcp_lat_us", "us", 27.1, 33.5, 34.2, 31.6, 3.9, 9.72);
@@ -93,11 +93,11 @@ final class ReportFixture {
     result(3, FORMULA, "rx_pps", "packets/s", 51173.56, 50000.0, 52347.1, 51173.55, 1173.6, 2915.4);
     ResultEvent other = new ResultEvent(ResultEvent.SCHEMA, "other-plan", "elsewhere", "rx_bps", "bit/s",
         new TreeMap<>(Map.of(1, 1.0)), 1, 1.0, null, null, List.of(SUT), List.of("x"), base, "other", null, null,
-            false, null, 1, null);
+            false, null, 1, null, null);
     records.add(new ProducerRecord<>(topics.results(), other.key(), Json.text(other)));
     ResultEvent deleted = new ResultEvent(ResultEvent.SCHEMA, PLAN, "gone", "rx_bps", "bit/s",
         new TreeMap<>(Map.of(1, 1.0)), 1, 1.0, null, null, List.of(SUT), List.of("x"), base, EXECUTION, null, null,
-            false, null, 1, null);
+            false, null, 1, null, null);
     records.add(new ProducerRecord<>(topics.results(), deleted.key(), Json.text(deleted)));
     records.add(new ProducerRecord<>(topics.results(), deleted.key(), null));
     records.add(new ProducerRecord<>(topics.results(), PLAN + "/junk/x", "not json {"));
@@ -138,7 +138,7 @@ final class ReportFixture {
     List<String> runs = List.of(run(test, 1), run(test, 2), run(test, 3));
     ResultEvent r = new ResultEvent(ResultEvent.SCHEMA, PLAN, name, metric, unit, values, 3, mean, stddev, ci95,
         List.of(SUT), runs, measuringStart.get(run(test, 3)) + 10_000, EXECUTION, LABELS, List.of(SUT_FACTS), true, 3,
-        3, null);
+        3, null, null);
     records.add(new ProducerRecord<>(topics.results(), r.key(), Json.text(r)));
   }
 

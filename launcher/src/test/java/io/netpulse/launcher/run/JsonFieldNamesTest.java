@@ -57,14 +57,14 @@ class JsonFieldNamesTest {
         List.of(busiest), true, "cpu1 at least 95 % busy in 8 of 8 s");
     ResultEvent rx = new ResultEvent(ResultEvent.SCHEMA, "p", "rx", "rx_bps", "bit/s",
         new TreeMap<>(Map.of(1, 8e9, 2, 9e9)), 2, 8.5e9, 7e8, 6e9, List.of("sut"), List.of("r1", "r2"), 1L, "p-x",
-        Map.of("instance_type", "c7.large"), null, false, 3, 2, RunEvent.INTERRUPTED);
+        Map.of("instance_type", "c7.large"), null, false, 3, 2, RunEvent.INTERRUPTED, null);
     TestReport rxReport = new TestReport(plan.tests().get(0), List.of(
         new RepetitionOutcome("r1", 1, null, 1, 2, 500, null), new RepetitionOutcome("r2", 2, null, 3, 4, -1, null),
         new RepetitionOutcome("r3", 3, "interrupted", 0, 0, -1, null)), List.of(rx), null, List.of(),
         Map.of("r1", List.of(cpu)), List.of("sut", "peer"));
     ResultEvent estab = new ResultEvent(ResultEvent.SCHEMA, "p", "cc", "tcp_estab", "connections",
         new TreeMap<>(Map.of(1, 4003.0)), 1, 4003.0, null, null, List.of("sut"), List.of("r4"), 1L, "p-x",
-        Map.of(), List.of(), true, 1, 1, null);
+        Map.of(), List.of(), true, 1, 1, null, null);
     TestReport ccReport = new TestReport(plan.tests().get(1), List.of(new RepetitionOutcome("r4", 1, null, 1, 2, -1,
         new RunEvent.Climb("client_ports", "client", "peer: client ports exhausted at 4000"))), List.of(estab), null,
         List.of());

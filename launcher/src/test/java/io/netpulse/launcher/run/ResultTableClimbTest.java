@@ -30,7 +30,7 @@ class ResultTableClimbTest {
     RunEvent.Climb client = new RunEvent.Climb("client_ports", "client", "peer: client ports exhausted at 28232");
     TreeMap<Integer, Double> values = new TreeMap<>(Map.of(1, 19_953.0, 2, 28_233.0));
     ResultEvent result = new ResultEvent(ResultEvent.SCHEMA, "p", "cc", "tcp_estab", "connections", values, 2,
-        24_093.0, 5855.0, 52_600.0, List.of("sut"), List.of("r1", "r2"), 1L, "p-x", null, null, false, null, 2, null);
+        24_093.0, 5855.0, 52_600.0, List.of("sut"), List.of("r1", "r2"), 1L, "p-x", null, null, false, null, 2, null, null);
     TestReport cc = new TestReport(plan.tests().get(0), List.of(new RepetitionOutcome("r1", 1, null, 1, 2, -1, sut),
         new RepetitionOutcome("r2", 2, null, 3, 4, -1, client)), List.of(result), null, List.of());
     TestReport latency = new TestReport(plan.tests().get(1),

@@ -41,7 +41,7 @@ class ResultTableCpuTest {
         "r2", List.of(use("r2", "sut", 40, calm, null), use("r2", "peer", 37.5, calm, null)));
     ResultEvent result = new ResultEvent(ResultEvent.SCHEMA, "p", "rx", "rx_pps", "packets/s",
         new TreeMap<>(Map.of(1, 1e5, 2, 1.2e5)), 2, 1.1e5, 1.4e4, 1.3e5, List.of("sut"), List.of("r1", "r2"), 1L,
-        "p-x", null, null, false, null, 2, null);
+        "p-x", null, null, false, null, 2, null, null);
     TestReport rx = new TestReport(plan.tests().get(0), List.of(new RepetitionOutcome("r1", 1, null, 1, 2, -1, null),
         new RepetitionOutcome("r2", 2, null, 3, 4, -1, null)), List.of(result), null, List.of(), cpu,
         List.of("sut", "peer"));

@@ -22,7 +22,7 @@ class SeedFiguresTest {
   private static ResultEvent result(String test, String metric, String unit, double r1, double r2) {
     return new ResultEvent(ResultEvent.SCHEMA, "p", test, metric, unit, new TreeMap<>(Map.of(1, r1, 2, r2)), 2,
         (r1 + r2) / 2, Math.abs(r1 - r2) / Math.sqrt(2), 10_000.0, List.of("sut"), List.of("r1", "r2"), 0L, "e", null,
-            null, false, null, 2, null);
+            null, false, null, 2, null, null);
   }
 
   private static ExecutionReport report() throws Exception {
@@ -75,7 +75,7 @@ class SeedFiguresTest {
     int exact = lines.indexOf(lines.stream().filter(l -> l.startsWith("| rx_bandwidth    | rx_bps ")).findFirst()
         .orElseThrow());
     assertThat(lines.get(exact + 1).replaceAll(" +", " "))
-        .isEqualTo("| rx_bandwidth | rx_bps_as_seeds | 8000000000 800000000 | 4400000000 | 9765.6 | bit/s |");
+        .isEqualTo("| rx_bandwidth | rx_bps_as_seeds | 8000000000 800000000 | 4400000000 | 9765.6 | bit/s | - |");
     assertThat(with.toString()).contains("| iperf_bandwidth | rx_bps_as_seeds |")
         .doesNotContain("sender_bps_as_seeds").doesNotContain("rx_pps_as_seeds");
     // the label, once

@@ -31,6 +31,8 @@ public final class RepetitionState {
   /** Epoch ms the phase after measuring began, 0 while measuring. */
   public long end;
   public boolean failed;
+  /** Why its measuring ended, from the STOPPING event ({@code RunEvent.STOP_*}); null: not said. */
+  public String stopReason;
   /** Tool figures: sample metric → instance → value, so a figure delivered twice counts once. */
   public Map<String, Map<String, Double>> figures = new HashMap<>();
 

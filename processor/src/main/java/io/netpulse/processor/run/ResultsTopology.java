@@ -90,6 +90,8 @@ public final class ResultsTopology {
     public boolean ended;
     /** Why it ended early ({@code interrupted}), from the marker; null otherwise. */
     public String stopReason;
+    /** Per repetition with a value: why its measuring ended and its value's precision. */
+    public TreeMap<Integer, ResultEvent.Stop> stops = new TreeMap<>();
 
     Accumulated add(RunValue v) {
       if (v.marker()) {
@@ -105,6 +107,9 @@ public final class ResultsTopology {
       unit = v.unit();
       execution = v.execution();
       values.put(v.repetition(), v.value());
+      if (v.stopReason() != null || v.precision() != null) {
+        stops.put(v.repetition(), new ResultEvent.Stop(v.stopReason(), v.precision()));
+      }
       if (v.host() != null) {
         hosts.add(v.host());
       }
@@ -140,12 +145,12 @@ public final class ResultsTopology {
     ResultEvent toResult() {
       if (values.isEmpty()) { // only end-of-test markers: n = 0, never sent
         return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, new TreeMap<>(), 0, 0, null, null,
-            List.of(), List.of(), ts, execution, labels, hostFacts, false, repetitionsPlanned, 0, stopReason);
+            List.of(), List.of(), ts, execution, labels, hostFacts, false, repetitionsPlanned, 0, stopReason, null);
       }
       ThreeRunStats stats = ThreeRunStats.of(values.values());
       return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, new TreeMap<>(values), stats.n(),
           stats.mean(), stats.stddev(), stats.ci95(), new ArrayList<>(hosts), new ArrayList<>(runs), ts, execution,
-          labels, hostFacts, isFinal(), repetitionsPlanned, values.size(), stoppedEarly() ? stopReason : null);
+          labels, hostFacts, isFinal(), repetitionsPlanned, values.size(), stoppedEarly() ? stopReason : null, stops);
     }
   }
 }

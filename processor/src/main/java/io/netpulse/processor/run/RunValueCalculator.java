@@ -37,7 +37,7 @@ final class RunValueCalculator {
     }
     double total = byInstance.values().stream().mapToDouble(Double::doubleValue).sum();
     double value = sum ? total : total / byInstance.size();
-    return Optional.of(runValue(run, rep, rule, value, null, null, byInstance.size()));
+    return Optional.of(runValue(run, rep, rule, value, null, null, byInstance.size(), null));
   }
 
   /**
@@ -57,7 +57,8 @@ final class RunValueCalculator {
     Sample first = interim.get(0);
     boolean oneHost = interim.stream().allMatch(s -> java.util.Objects.equals(s.host(), first.host()));
     double value = sum ? total.value().getAsDouble() : total.value().getAsDouble() / total.instances();
-    return Optional.of(runValue(run, rep, rule, value, oneHost ? first.host() : null, null, total.instances()));
+    return Optional.of(runValue(run, rep, rule, value, oneHost ? first.host() : null, null, total.instances(),
+        null));
   }
 
   /**
@@ -103,13 +104,13 @@ final class RunValueCalculator {
    */
   private static Optional<RunValue> meanOnSut(String run, RepetitionState rep, Metric rule, List<Sample> samples) {
     Map<String, double[]> sumCount = new HashMap<>();
-    Map<String, Sample> firstOf = new HashMap<>();
+    Map<String, List<Sample>> bySeries = new HashMap<>();
     for (Sample s : samples) {
       String series = s.seriesKey();
       sumCount.computeIfAbsent(series, k -> new double[2]);
       sumCount.get(series)[0] += s.value();
       sumCount.get(series)[1] += 1;
-      firstOf.putIfAbsent(series, s);
+      bySeries.computeIfAbsent(series, k -> new ArrayList<>()).add(s);
     }
     String best = null;
     double bestMean = Double.NEGATIVE_INFINITY;
@@ -123,8 +124,29 @@ final class RunValueCalculator {
     if (best == null) {
       return Optional.empty();
     }
-    Sample sut = firstOf.get(best);
-    return Optional.of(runValue(run, rep, rule, bestMean, sut.host(), sut.iface(), (long) sumCount.get(best)[1]));
+    List<Sample> series = bySeries.get(best);
+    Sample sut = series.get(0);
+    return Optional.of(runValue(run, rep, rule, bestMean, sut.host(), sut.iface(), (long) sumCount.get(best)[1],
+        precision(series)));
+  }
+
+  /**
+   * The 95 % half-width of a per-second series' mean as a fraction of it, by the precision stop's batch means
+   * ({@link PrecisionJudge#interval}); null below its 10 samples, for a zero mean, or when even its 5 batches were
+   * correlated (then no half-width is honest).
+   */
+  static Double precision(List<Sample> series) {
+    double[] xs = series.stream().sorted(java.util.Comparator.comparingLong(Sample::ts))
+        .mapToDouble(Sample::value).toArray();
+    if (xs.length < PrecisionJudge.MIN_SAMPLES) {
+      return null;
+    }
+    PrecisionJudge.Interval interval = PrecisionJudge.interval(xs);
+    if (interval.mean() == 0 || interval.batchCorrelation() > PrecisionJudge.MAX_BATCH_CORRELATION
+        || !Double.isFinite(interval.halfWidth())) {
+      return null;
+    }
+    return interval.halfWidth() / Math.abs(interval.mean());
   }
 
   private static Optional<RunValue> max(String run, RepetitionState rep, Metric rule, List<Sample> samples) {
@@ -135,14 +157,14 @@ final class RunValueCalculator {
       }
     }
     return top == null ? Optional.empty()
-        : Optional.of(runValue(run, rep, rule, top.value(), top.host(), top.iface(), samples.size()));
+        : Optional.of(runValue(run, rep, rule, top.value(), top.host(), top.iface(), samples.size(), null));
   }
 
   private static RunValue runValue(String run, RepetitionState rep, Metric rule, double value,
-      String host, String iface, long inputs) {
+      String host, String iface, long inputs, Double precision) {
     return new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), value, rule.unit(),
         host, iface, inputs, rep.start, rep.end, rep.execution, rep.labels, rep.hostFacts, rep.repetitionsPlanned,
-            null, null);
+            null, rep.stopReason, precision);
   }
 
   static List<Sample> of(List<Sample> samples, String metric) {

@@ -107,6 +107,9 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     if (e.planned() != null && e.planned().clients() != null) {
       rep.clients = e.planned().clients();
     }
+    if (e.phase() == RunEvent.Phase.STOPPING && e.stopReason() != null) {
+      rep.stopReason = e.stopReason();
+    }
     boolean closes = false;
     boolean interrupted = e.phase() == RunEvent.Phase.FAILED && RunEvent.INTERRUPTED.equals(e.stopReason());
     if (e.phase() == RunEvent.Phase.MEASURING) {
@@ -145,7 +148,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     for (Metric rule : Catalog.metricsOfRun(rep.rulesKey(), rep.iface)) {
       RunValue marker = new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), 0,
           rule.unit(), null, rep.iface, 0, rep.start, ts, rep.execution, rep.labels, rep.hostFacts,
-          rep.repetitionsPlanned, true, interrupted ? stopReason : null);
+          rep.repetitionsPlanned, true, interrupted ? stopReason : null, null);
       context.forward(new Record<>(marker.resultKey(), marker, ts));
     }
   }

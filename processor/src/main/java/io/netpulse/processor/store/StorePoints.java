@@ -16,8 +16,9 @@ import io.netpulse.common.event.Sample;
  *                 time = sample ts, ms precision
  * netpulse_result tags plan, execution, test, metric, unit, label_KEY (one per plan label)
  *                 fields mean, stddev, ci95 (float; the last two only from two repetitions on), n (integer),
- *                 rep_1, rep_2, … (float, per repetition), final (boolean), stop_reason (string, only when the
- *                 execution stopped early: "interrupted")
+ *                 rep_1, rep_2, … (float, per repetition), precision_1, … (float: the repetition's 95 %
+ *                 half-width as a fraction, when it has one), stop_1, … (string: precise, settled or duration),
+ *                 final (boolean), stop_reason (string, only when the execution stopped early: "interrupted")
  *                 time = end of the latest repetition, ms precision
  * </pre>
  *
@@ -82,6 +83,14 @@ public final class StorePoints {
       point.addField("ci95", result.ci95().doubleValue());
     }
     result.values().forEach((repetition, value) -> point.addField("rep_" + repetition, value.doubleValue()));
+    result.stops().forEach((repetition, stop) -> {
+      if (stop.precision() != null) {
+        point.addField("precision_" + repetition, stop.precision().doubleValue());
+      }
+      if (stop.reason() != null) {
+        point.addField("stop_" + repetition, stop.reason());
+      }
+    });
     return point.time(result.ts(), WritePrecision.MS);
   }
 

@@ -44,7 +44,7 @@ class ResultsTopologyTest {
 
   private void value(int repetition, double v, String host) {
     RunValue rv = new RunValue(RunValue.SCHEMA, "run-" + repetition, "plan-a", "rx_bandwidth", repetition, "rx_bps",
-        v, "bit/s", host, "eth0", 10, 1000L * repetition, 1000L * repetition + 500, null, null, null, null, null, null);
+        v, "bit/s", host, "eth0", 10, 1000L * repetition, 1000L * repetition + 500, null, null, null, null, null, null, null);
     values.pipeInput(rv.resultKey(), rv);
   }
 
@@ -58,7 +58,7 @@ class ResultsTopologyTest {
         "rx_bps", v, "bit/s", "sut", "eth0", 10, 1000L * repetition, 1000L * repetition + 500, execution, labels,
         List.of(new HostInfo("sut", "6.1.0", "Xeon", 2, 8_000_000L, "eth0", "ena", 2, 2, 9001,
             java.util.Map.of("tcp-segmentation-offload", "on"), java.util.Map.of("iperf3", "iperf 3.12"))), planned,
-                null, null);
+                null, null, null);
     values.pipeInput(rv.resultKey(), rv);
   }
 
@@ -127,7 +127,7 @@ class ResultsTopologyTest {
     value(exec, 1, 10, java.util.Map.of(), 3);
     assertThat(results.readValue().finalResult()).isFalse();
     RunValue m = new RunValue(RunValue.SCHEMA, exec + "-r2", "plan-a", "rx_bandwidth", 2, "rx_bps", 0, "bit/s", null,
-        "eth0", 0, 0, 3000, exec, java.util.Map.of(), List.of(), 3, true, RunEvent.INTERRUPTED);
+        "eth0", 0, 0, 3000, exec, java.util.Map.of(), List.of(), 3, true, RunEvent.INTERRUPTED, null);
     values.pipeInput(m.resultKey(), m);
     ResultEvent r = results.readValue();
     assertThat(r.finalResult()).isTrue();
@@ -150,7 +150,7 @@ class ResultsTopologyTest {
     value(done, 1, 10, java.util.Map.of(), 2);
     value(done, 2, 12, java.util.Map.of(), 2);
     RunValue late = new RunValue(RunValue.SCHEMA, done + "-r2", "plan-a", "rx_bandwidth", 2, "rx_bps", 0, "bit/s",
-        null, "eth0", 0, 0, 3000, done, java.util.Map.of(), List.of(), 2, true, RunEvent.INTERRUPTED);
+        null, "eth0", 0, 0, 3000, done, java.util.Map.of(), List.of(), 2, true, RunEvent.INTERRUPTED, null);
     values.pipeInput(late.resultKey(), late);
     List<ResultEvent> out = results.readValuesToList();
     assertThat(out).last().satisfies(last -> {
@@ -164,7 +164,7 @@ class ResultsTopologyTest {
 
   private void marker(String execution, int repetition) {
     RunValue m = new RunValue(RunValue.SCHEMA, execution + "-r" + repetition, "plan-a", "rx_bandwidth", repetition,
-        "rx_bps", 0, "bit/s", null, "eth0", 0, 0, 1000, execution, java.util.Map.of(), List.of(), 2, true, null);
+        "rx_bps", 0, "bit/s", null, "eth0", 0, 0, 1000, execution, java.util.Map.of(), List.of(), 2, true, null, null);
     values.pipeInput(m.resultKey(), m);
   }
 
@@ -202,6 +202,26 @@ class ResultsTopologyTest {
     ResultEvent r = out.get(out.size() - 1);
     assertThat(r.n()).isEqualTo(2);
     assertThat(r.mean()).isEqualTo(20.0);
+  }
+
+  @Test
+  void eachRepetitionsStopReasonAndPrecisionAreInTheResult() {
+    for (int rep = 1; rep <= 3; rep++) {
+      RunValue rv = new RunValue(RunValue.SCHEMA, "run-" + rep, "plan-a", "rx_pps", rep, "rx_pps", 1000 + rep,
+          "packets/s", "sut", "eth0", 20, 1000L * rep, 1000L * rep + 500, "plan-a-x", null, null, 3, null,
+          rep == 2 ? RunEvent.STOP_DURATION : RunEvent.STOP_PRECISE, rep == 3 ? null : 0.002 * rep);
+      values.pipeInput(rv.resultKey(), rv);
+    }
+    List<ResultEvent> out = results.readValuesToList();
+    ResultEvent r = out.get(out.size() - 1);
+    assertThat(r.finalResult()).isTrue();
+    assertThat(r.stops()).containsExactly(
+        java.util.Map.entry(1, new ResultEvent.Stop(RunEvent.STOP_PRECISE, 0.002)),
+        java.util.Map.entry(2, new ResultEvent.Stop(RunEvent.STOP_DURATION, 0.004)),
+        java.util.Map.entry(3, new ResultEvent.Stop(RunEvent.STOP_PRECISE, null)));
+    // the JSON readers of results get them per repetition number, as values
+    String json = new String(io.netpulse.common.json.Json.bytes(r), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(json).contains("\"stops\":{\"1\":{\"reason\":\"precise\",\"precision\":0.002}");
   }
 
   @Test

@@ -143,6 +143,57 @@ class RunTopologyTest {
   }
 
   @Test
+  void aValueSaysWhyItsMeasuringEndedAndThePrecisionItHas() {
+    // 20 whole seconds alternating 1010 / 990: the 10 batch means of 2 are all 1000, so the half-width is 0
+    phase("run-16", "rx_pps", 1, Phase.MEASURING, T);
+    sample(Sample.of("rx_pps", 5, "packets/s", "eth0", T).withOrigin("sut", "run-16", Sources.SAR_DEV)); // warm-up
+    for (int i = 1; i <= 20; i++) {
+      sample(Sample.of("rx_pps", i % 2 == 0 ? 990 : 1010, "packets/s", "eth0", T + i * 1_000L)
+          .withOrigin("sut", "run-16", Sources.SAR_DEV));
+    }
+    runs.pipeInput("run-16", Json.bytes(RunEvent.ofRepetition("run-16", "plan-a", "rx_pps", 1, Phase.STOPPING,
+        T + 21_000, null, null, null, null).withStopReason(RunEvent.STOP_PRECISE)), T + 21_000);
+    RunValue v = latestByRepetitionAndMetric().get("1/rx_pps");
+    assertThat(v.inputs()).isEqualTo(20);
+    assertThat(v.value()).isEqualTo(1_000.0);
+    assertThat(v.stopReason()).isEqualTo(RunEvent.STOP_PRECISE);
+    assertThat(v.precision()).isEqualTo(0.0);
+
+    // 1000, 1010, 1010, 1020, 1020, …: 10 batch means of 2, 1005 … 1095, have a lag-1 correlation of 0.7 (> 0.3),
+    // and 5 batches of 4, 1010 … 1090, still 0.4 at the floor of 5 batches: no honest half-width
+    phase("run-17", "rx_pps", 1, Phase.MEASURING, T);
+    for (int i = 1; i <= 20; i++) {
+      double x = 1000 + 10 * ((i - 1) / 2) + ((i - 1) % 2 == 0 ? 0 : 10);
+      sample(Sample.of("rx_pps", x, "packets/s", "eth0", T + i * 1_000L).withOrigin("sut", "run-17", Sources.SAR_DEV));
+    }
+    phase("run-17", "rx_pps", 1, Phase.STOPPING, T + 21_000); // an older launcher: no reason
+    RunValue w = latestByRepetitionAndMetric().get("1/rx_pps");
+    assertThat(w.value()).isEqualTo(1_050.0);
+    assertThat(w.stopReason()).isNull();
+    assertThat(w.precision()).isNull();
+
+    // iid-like noise with no trend: a half-width, as a fraction of the mean, that is the batch means' by hand
+    phase("run-18", "rx_pps", 1, Phase.MEASURING, T);
+    double[] noise = {3, -1, 4, -1, -5, 9, -2, 6, -5, 3, -5, 8, -9, 7, -9, 3, -2, 3, -8, 4};
+    for (int i = 1; i <= 20; i++) {
+      sample(Sample.of("rx_pps", 1000 + noise[i - 1], "packets/s", "eth0", T + i * 1_000L)
+          .withOrigin("sut", "run-18", Sources.SAR_DEV));
+    }
+    runs.pipeInput("run-18", Json.bytes(RunEvent.ofRepetition("run-18", "plan-a", "rx_pps", 1, Phase.STOPPING,
+        T + 21_000, null, null, null, null).withStopReason(RunEvent.STOP_DURATION)), T + 21_000);
+    RunValue u = latestByRepetitionAndMetric().get("1/rx_pps");
+    double[] batch = new double[10];
+    for (int k = 0; k < 10; k++) {
+      batch[k] = 1000 + (noise[2 * k] + noise[2 * k + 1]) / 2;
+    }
+    double grand = java.util.Arrays.stream(batch).average().orElseThrow();
+    double squares = java.util.Arrays.stream(batch).map(m -> (m - grand) * (m - grand)).sum();
+    double byHand = 2.262157 * Math.sqrt(2 * (squares / 9) / 20) / grand; // t(0.975, 9)
+    assertThat(u.stopReason()).isEqualTo(RunEvent.STOP_DURATION);
+    assertThat(u.precision()).isCloseTo(byHand, within(1e-6));
+  }
+
+  @Test
   void aRepetitionThatFailsHalfWayGivesNoValueAndTheNextOneCounts() {
     List<Sample> recorded = RecordedSeries.sar("ramp-plateau.txt", "sut", "run-2");
     phase("run-2", "rx_bandwidth", 1, Phase.MEASURING, T);

@@ -113,7 +113,7 @@ class QuestDbStoreSchemaTest {
       long ts, boolean isFinal) {
     return new io.netpulse.common.event.ResultEvent(io.netpulse.common.event.ResultEvent.SCHEMA, "p", "rx", "rx_bps",
         Units.BITS_PER_S, new java.util.TreeMap<>(Map.of(1, mean)), 1, mean, null, null, List.of("sut"),
-        List.of("r1"), ts, execution, Map.of("instance_type", instanceType), List.of(), isFinal, 1, 1, null);
+        List.of("r1"), ts, execution, Map.of("instance_type", instanceType), List.of(), isFinal, 1, 1, null, null);
   }
 
   @Test

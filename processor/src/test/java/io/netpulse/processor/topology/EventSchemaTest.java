@@ -116,13 +116,21 @@ class EventSchemaTest {
       String interrupted = Json.text(RunEvent.ofRepetition("r3", "p", "rx_bandwidth", 2, Phase.FAILED, t,
           "interrupted (SIGINT/SIGTERM, e.g. Ctrl-C)", "rx_bandwidth", "sut", "lo").withPlanLabels(Map.of(), 3)
           .withStopReason(RunEvent.INTERRUPTED));
-      assertValid("run-event", List.of(inputs[0], inputs[1], inputs[5], preparing, interrupted));
+      // a repetition's measuring ended because its mean was known to the plan's precision
+      String stopping = Json.text(RunEvent.ofRepetition("r4", "p", "rx_pps", 1, Phase.STOPPING, t, null, "rx_pps",
+          "sut", "lo").withStopReason(RunEvent.STOP_PRECISE));
+      assertValid("run-event", List.of(inputs[0], inputs[1], inputs[5], preparing, interrupted, stopping));
       assertValid("result-event", List.of(Json.text(new io.netpulse.common.event.ResultEvent(2, "p", "rx_bandwidth",
           "rx_bps", "bit/s", new java.util.TreeMap<>(Map.of(1, 1e9)), 1, 1e9, null, null, List.of("sut"),
-          List.of("r3a"), t, "p-20261130T054856Z", Map.of(), List.of(), true, 3, 1, RunEvent.INTERRUPTED))));
+          List.of("r3a"), t, "p-20261130T054856Z", Map.of(), List.of(), true, 3, 1, RunEvent.INTERRUPTED,
+          new java.util.TreeMap<>(Map.of(1, new io.netpulse.common.event.ResultEvent.Stop(RunEvent.STOP_PRECISE,
+              0.004)))))));
       assertValid("run-value", List.of(Json.text(new io.netpulse.common.event.RunValue(2, "r3", "p", "rx_bandwidth",
           2, "rx_bps", 0, "bit/s", null, "lo", 0, 0, t, "p-20261130T054856Z", Map.of(), List.of(), 3, true,
-          RunEvent.INTERRUPTED))));
+          RunEvent.INTERRUPTED, null)),
+          Json.text(new io.netpulse.common.event.RunValue(2, "r3", "p", "rx_bandwidth", 2, "rx_bps", 1e9, "bit/s",
+              "sut", "lo", 12, t - 12_000, t, "p-20261130T054856Z", Map.of(), List.of(), 3, null,
+              RunEvent.STOP_DURATION, 0.012))));
       assertValid("line-event", List.of(inputs[2], inputs[4]));
       assertValid("tool-output-event", List.of(inputs[3]));
       assertValid("sample", output(driver, TOPICS.samples()));
