@@ -25,6 +25,21 @@
     return Math.round(v).toLocaleString('en-US') + ' ' + unit;
   }
 
+  // why each repetition's measuring ended, per reason with the widest precision among them: "precise ±0.41 %"
+  // (as the run's table says it); "—" for a result from before stops were recorded
+  function stops(r) {
+    const widest = new Map();
+    Object.values(r.stops || {}).forEach((s) => {
+      const reason = s.reason || '?';
+      const p = s.precision === null || s.precision === undefined ? NaN : s.precision;
+      const was = widest.has(reason) ? widest.get(reason) : NaN;
+      widest.set(reason, Number.isNaN(was) ? p : Number.isNaN(p) ? was : Math.max(was, p));
+    });
+    if (widest.size === 0) return '—';
+    return [...widest].map(([reason, p]) => Number.isNaN(p) ? reason : reason + ' ±' + (100 * p).toFixed(2) + ' %')
+      .join(', ');
+  }
+
   function el(tag, content, cls) {
     const e = document.createElement(tag);
     if (content !== undefined && content !== null) e.textContent = String(content);
@@ -87,7 +102,7 @@
     if (renderLog.length > 1000) renderLog.shift();
   }
 
-  window.np = { scaled, text, exact, el, json, duration, feed, shown, shownLog, rendered, renderLog,
+  window.np = { scaled, text, exact, stops, el, json, duration, feed, shown, shownLog, rendered, renderLog,
     $: (id) => document.getElementById(id) };
   document.addEventListener('DOMContentLoaded', nav);
 })();

@@ -3,7 +3,7 @@
 // arrives on the live feed.
 (function () {
   'use strict';
-  const { $, el, json, text, feed } = window.np;
+  const { $, el, json, text, stops, feed } = window.np;
 
   const pick = $('plan');
   const sides = {
@@ -71,7 +71,7 @@
       const runs = Object.values(r.values || {}).map((v) => text(v, r.unit)).join(' / ');
       tr.append(el('td', r.test), el('td', r.metric), el('td', (r.hosts || []).join(', ')), el('td', runs, 'num'),
         el('td', text(r.mean, r.unit), 'num'), el('td', r.ci95 === null ? '—' : text(r.ci95, r.unit), 'num'),
-        el('td', r.stddev === null ? '—' : text(r.stddev, r.unit), 'num'), el('td', r.unit),
+        el('td', r.stddev === null ? '—' : text(r.stddev, r.unit), 'num'), el('td', r.unit), el('td', stops(r)),
         el('td', labels(r.labels)), el('td', r.execution || '—'));
       return tr;
     }));

@@ -2,7 +2,7 @@
 // the warm-up and the steady window marked, each repetition's value as it arrives and the mean ± CI.
 (function () {
   'use strict';
-  const { $, el, json, text, exact, duration, feed } = window.np;
+  const { $, el, json, text, exact, stops, duration, feed } = window.np;
 
   const runs = new Map();     // run id -> RunView
   let selected = null;        // run id the detail shows
@@ -164,7 +164,7 @@
       const values = Object.entries(r.values || {}).map(([rep, v]) => '#' + rep + ' ' + text(v, r.unit)).join('  ');
       tr.append(el('td', r.metric), el('td', r.unit), el('td', values, 'num'), el('td', text(r.mean, r.unit), 'num'),
         el('td', r.ci95 === null ? '—' : text(r.ci95, r.unit), 'num'),
-        el('td', r.stddev === null ? '—' : text(r.stddev, r.unit), 'num'), el('td', r.n, 'num'));
+        el('td', r.stddev === null ? '—' : text(r.stddev, r.unit), 'num'), el('td', r.n, 'num'), el('td', stops(r)));
       return tr;
     }));
   }

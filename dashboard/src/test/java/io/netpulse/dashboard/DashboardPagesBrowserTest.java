@@ -118,6 +118,8 @@ class DashboardPagesBrowserTest {
     page.get(dashboard.url() + "results.html");
     chromium.until(wait, d -> d.findElement(By.id("results")).getText()
         .contains("4.700 Gbit/s / 4.800 Gbit/s / 4.600 Gbit/s"), "plan large's runs");
+    // why each repetition stopped, as the run's table says it: per reason, the widest precision
+    assertThat(page.findElement(By.id("results")).getText()).contains("precise ±0.50 %").contains("duration");
     assertThat(page.findElement(By.id("csv")).getAttribute("href")).endsWith("/api/results?plan=large&format=csv&download=true");
     // A is plan large's execution, B xlarge's: B ÷ A (DashboardCompareBrowserTest has more of the compare view)
     chromium.until(wait, d -> new Select(d.findElement(By.id("exec-b"))).getOptions().size() == 3, "three executions");

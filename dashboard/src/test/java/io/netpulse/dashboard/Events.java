@@ -46,7 +46,15 @@ final class Events {
   static ResultEvent result(String plan, String execution, Map<String, String> labels, long ts, String test,
       String metric, String unit, double... values) {
     ResultEvent r = result(plan, test, metric, unit, values);
+    // as the processor says them: a rate's repetitions stopped when precise, a latency's (a printed figure) at its
+    // duration, with no precision
+    SortedMap<Integer, ResultEvent.Stop> stops = new TreeMap<>();
+    for (int i = 1; i <= values.length; i++) {
+      stops.put(i, unit.endsWith("/s") ? new ResultEvent.Stop("precise", 0.001 * (3 + i % 3))
+          : new ResultEvent.Stop("duration", null));
+    }
     return new ResultEvent(ResultEvent.SCHEMA, plan, test, metric, unit, r.values(), r.n(), r.mean(), r.stddev(),
-        r.ci95(), r.hosts(), List.of(), ts, execution, labels, List.of(), true, values.length, values.length, null, null);
+        r.ci95(), r.hosts(), List.of(), ts, execution, labels, List.of(), true, values.length, values.length, null,
+        stops);
   }
 }
