@@ -70,12 +70,14 @@ class ReportCommandTest {
   void markdownIsTheResultTableWithUnitsAndEscapedNames() {
     CliRun r = report(ReportFixture.PLAN, "--format", "md");
     assertThat(r.exit()).as(r.err()).isZero();
-    assertThat(r.out()).contains("| test | metric | unit | run 1 | run 2 | run 3 | mean | stddev | ± ci95 | n |");
+    assertThat(r.out()).contains("| test | metric | unit | run 1 | run 2 | run 3 | mean | stddev | ± ci95 | n | stop |");
     assertThat(r.out()).contains("| latency | tcp_lat_us | us | 27.100 | 33.500 | 34.200 | 31.600 | 3.900 | 9.720 | 3 |");
     assertThat(r.out()).contains("| latency | rtt_avg_ms | ms | 0.1150 | 0.07200 | 0.06300 | 0.08333 | 0.02780 | 0.06904 | 3 |");
     assertThat(r.out()).contains("| rx &lt;b&gt;\"bw\"&lt;/b&gt;, &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; "
         + "| rx_bps | bit/s | 347938556.6 | 358195582.3 | 304140697.6 | 336758278.8 | 28706213.4 | 71318187.6 | 3 |");
     assertThat(r.out()).contains("| =SUM(A1) | trans_per_s | transactions/s | 55051.1 |");
+    // why each repetition stopped, as the run's table says it
+    assertThat(r.out()).contains("| 9.720 | 3 | duration |").contains("| 3 | precise ±0.75 % |");
     assertThat(r.out()).doesNotContain("<script>", "99.000", "elsewhere", "gone", "junk");
     // the newest execution's results only, with what they were measured on
     assertThat(r.out()).doesNotContain("88.800", "c6.large", ReportFixture.EARLIER);
@@ -118,10 +120,11 @@ class ReportCommandTest {
     List<String> lines = List.of(r.out().split("\r\n"));
     assertThat(lines).hasSize(7);
     assertThat(lines.get(0)).isEqualTo("plan,execution,test,type,metric,unit,run_1,run_2,run_3,mean,stddev,ci95,n,"
-        + "hosts,run_ids,label_instance_type");
+        + "hosts,run_ids,stop_1,stop_2,stop_3,precision_1,precision_2,precision_3,label_instance_type");
     assertThat(lines.get(1)).isEqualTo("np-report," + ReportFixture.EXECUTION + ",latency,latency,tcp_lat_us,us,"
         + "27.1,33.5,34.2,31.6,3.9,9.72,3,sut," + ReportFixture.run(1, 1) + " " + ReportFixture.run(1, 2) + " "
-        + ReportFixture.run(1, 3) + ",c7.large");
+        + ReportFixture.run(1, 3) + ",duration,duration,duration,,,,c7.large");
+    assertThat(lines.get(6)).contains(",precise,precise,precise,0.0025,0.005,0.0075,c7.large");
     assertThat(lines.get(4)).startsWith("np-report," + ReportFixture.EXECUTION
         + ",\"rx <b>\"\"bw\"\"</b>, </script><script>alert(1)</script>\",rx_bandwidth,rx_bps,bit/s,"
         + "347938556.6,358195582.3,304140697.6,336758278.8,28706213.4,71318187.6,3,sut,");
@@ -144,6 +147,7 @@ class ReportCommandTest {
     assertThat(html).contains("uPlot"); // inlined, not fetched
     assertThat(html).contains("<td>rx &lt;b&gt;&quot;bw&quot;&lt;/b&gt;, &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>");
     assertThat(html).doesNotContain("<script>alert(1)", "<b>\"bw\"");
+    assertThat(html).contains("<td class=\"num\">3</td><td>precise ±0.75 %</td></tr>"); // each result's stop
     // exactly our three script elements: the data block, uPlot, the report's
     assertThat(Pattern.compile("(?i)<script").matcher(html).results().count()).isEqualTo(3);
     assertThat(Pattern.compile("(?i)</script").matcher(html).results().count()).isEqualTo(3);

@@ -56,7 +56,7 @@ final class HtmlReport {
     List<Integer> reps = report.repetitionNumbers();
     StringBuilder b = new StringBuilder("<table class=\"results\"><thead><tr><th>test</th><th>metric</th><th>unit</th>");
     reps.forEach(r -> b.append("<th>run ").append(r).append("</th>"));
-    b.append("<th>mean</th><th>stddev</th><th>&plusmn; ci95</th><th>n</th></tr></thead><tbody>");
+    b.append("<th>mean</th><th>stddev</th><th>&plusmn; ci95</th><th>n</th><th>stop</th></tr></thead><tbody>");
     for (MetricSection s : report.sections()) {
       b.append("<tr><td>").append(ReportText.html(s.test())).append("</td><td>").append(ReportText.html(s.metric()))
           .append("</td><td>").append(ReportText.html(s.unit())).append("</td>");
@@ -64,7 +64,8 @@ final class HtmlReport {
       num(b, s.result().mean());
       num(b, s.result().stddev());
       num(b, s.result().ci95());
-      b.append("<td class=\"num\">").append(s.result().n()).append("</td></tr>");
+      b.append("<td class=\"num\">").append(s.result().n()).append("</td><td>")
+          .append(ReportText.html(io.netpulse.launcher.run.ResultTable.stops(s.result()))).append("</td></tr>");
     }
     b.append("</tbody></table>");
     out.println(b);

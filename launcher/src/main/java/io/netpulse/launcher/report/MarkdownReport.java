@@ -37,11 +37,11 @@ final class MarkdownReport {
     List<Integer> reps = report.repetitionNumbers();
     List<String> header = new ArrayList<>(List.of("test", "metric", "unit"));
     reps.forEach(r -> header.add("run " + r));
-    header.addAll(List.of("mean", "stddev", "± ci95", "n"));
+    header.addAll(List.of("mean", "stddev", "± ci95", "n", "stop"));
     row(out, header);
     List<String> rule = new ArrayList<>();
     for (int i = 0; i < header.size(); i++) {
-      rule.add(i < 3 ? "---" : "---:");
+      rule.add(i < 3 || i == header.size() - 1 ? "---" : "---:");
     }
     row(out, rule);
     for (MetricSection s : report.sections()) {
@@ -49,7 +49,8 @@ final class MarkdownReport {
           ReportText.markdown(s.unit())));
       reps.forEach(r -> cells.add(ReportText.number(s.result().values().get(r))));
       cells.addAll(List.of(ReportText.number(s.result().mean()), ReportText.number(s.result().stddev()),
-          ReportText.number(s.result().ci95()), Integer.toString(s.result().n())));
+          ReportText.number(s.result().ci95()), Integer.toString(s.result().n()),
+          ReportText.markdown(io.netpulse.launcher.run.ResultTable.stops(s.result()))));
       row(out, cells);
     }
     report.sections().stream().map(s -> io.netpulse.launcher.run.SeedFigures.explain(s.metric()))

@@ -116,7 +116,7 @@ public final class ResultTable {
    * Why the repetitions' measuring ended and the precision their values have, e.g. "precise ±0.41 %" or "duration
    * ±1.9 %, precise ±0.50 %": per reason, in the repetitions' order, the widest half-width among them.
    */
-  static String stops(ResultEvent r) {
+  public static String stops(ResultEvent r) {
     Map<String, Double> widest = new LinkedHashMap<>();
     r.stops().values().forEach(stop -> widest.merge(stop.reason() == null ? "?" : stop.reason(),
         stop.precision() == null ? Double.NaN : stop.precision(),

@@ -48,8 +48,8 @@ class CsvReportLabelsTest {
     List<CSVRecord> rows = CSVFormat.RFC4180.builder().setHeader().get().parse(new StringReader(text.toString()))
         .getRecords();
     assertThat(rows.get(0).getParser().getHeaderNames()).containsExactly("plan", "execution", "test", "type",
-        "metric", "unit", "run_1", "run_2", "mean", "stddev", "ci95", "n", "hosts", "run_ids", "label_image",
-        "label_instance_type", "label_owner", "label_region");
+        "metric", "unit", "run_1", "run_2", "mean", "stddev", "ci95", "n", "hosts", "run_ids", "stop_1", "stop_2",
+        "precision_1", "precision_2", "label_image", "label_instance_type", "label_owner", "label_region");
     assertThat(rows).hasSize(3).allMatch(CSVRecord::isConsistent);
     assertThat(rows.get(0).get("execution")).isEqualTo("q-1");
     assertThat(rows.get(0).get("label_instance_type")).isEqualTo("c7.large, \"spot\"; eu");

@@ -136,9 +136,17 @@ final class ReportFixture {
       double mean, double stddev, double ci95) {
     TreeMap<Integer, Double> values = new TreeMap<>(Map.of(1, r1, 2, r2, 3, r3));
     List<String> runs = List.of(run(test, 1), run(test, 2), run(test, 3));
+    // as the processor says them: a rate's repetitions stopped precise, with its precision; a latency (a printed
+    // figure) at its duration, without one
+    TreeMap<Integer, ResultEvent.Stop> stops = new TreeMap<>();
+    double[] precisions = {0.0025, 0.005, 0.0075};
+    for (int rep = 1; rep <= 3; rep++) {
+      stops.put(rep, unit.endsWith("/s") ? new ResultEvent.Stop("precise", precisions[rep - 1])
+          : new ResultEvent.Stop("duration", null));
+    }
     ResultEvent r = new ResultEvent(ResultEvent.SCHEMA, PLAN, name, metric, unit, values, 3, mean, stddev, ci95,
         List.of(SUT), runs, measuringStart.get(run(test, 3)) + 10_000, EXECUTION, LABELS, List.of(SUT_FACTS), true, 3,
-        3, null, null);
+        3, null, stops);
     records.add(new ProducerRecord<>(topics.results(), r.key(), Json.text(r)));
   }
 

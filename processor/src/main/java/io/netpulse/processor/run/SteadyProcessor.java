@@ -133,6 +133,9 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     SteadyConfig config = config(latest);
     String key = run + SEP + series;
     if (config.byPrecision() && !metric.equals(config.risingMetric())) { // a connection count's value is its maximum
+      if (!underTest(latest, host, iface)) {
+        return;
+      }
       judgePrecision(run, key, ts, value, host, iface, metric, unit, config, recordTs);
       return;
     }
@@ -146,6 +149,20 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,
           settled.mean(), unit, settled.windowMs(), settled.spread(), settled.ts()), recordTs));
     }
+  }
+
+  /**
+   * Whether a series is one a precision stop can wait on: the run's SUT and its interface when the lifecycle names
+   * them (a sum over instances has no host and always is). The judge keeps every sample since MEASURING and judges
+   * them again each second; judging the peers' and the other interfaces' series too cost the shared pipelines of
+   * the whole suite time for reports nobody waits for.
+   */
+  private static boolean underTest(RunEvent latest, String host, String iface) {
+    if (host == null || latest == null) {
+      return true;
+    }
+    return (latest.sut() == null || latest.sut().equals(host))
+        && (latest.iface() == null || iface == null || latest.iface().equals(iface));
   }
 
   /**

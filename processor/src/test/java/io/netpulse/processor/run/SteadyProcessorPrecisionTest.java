@@ -73,6 +73,21 @@ class SteadyProcessorPrecisionTest {
   }
 
   @Test
+  void onlyTheSutsInterfaceUnderTestIsJudged() {
+    phase("run-q", Phase.WARMUP, T0, PRECISION);
+    phase("run-q", Phase.MEASURING, T0 + 1_000, PRECISION);
+    for (long ts = T0 + 2_000; ts <= T0 + 40_000; ts += 1_000) { // flat: precise once 20 s are measured
+      rx("run-q", ts, 9.4e9);
+      samples.pipeInput("peer", new Sample(1, "rx_bps", 1e6, "bit/s", "peer", "eth0", ts, "run-q", Sources.SAR_DEV,
+          false, null, null), ts);
+      samples.pipeInput("sut", new Sample(1, "rx_bps", 1e3, "bit/s", "sut", "lo", ts, "run-q", Sources.SAR_DEV,
+          false, null, null), ts);
+    }
+    List<SteadyEvent> events = steady.readValuesToList();
+    assertThat(events).extracting(e -> e.host() + "/" + e.iface()).containsExactly("sut/eth0");
+  }
+
+  @Test
   void aPrecisionRunIsJudgedFromMeasuringOnAndReportedOnceItsMeanIsKnown() {
     Random random = new Random(1);
     phase("run-p", Phase.PREPARING, T0 - 5_000, PRECISION);
