@@ -103,31 +103,28 @@ final class RunValueCalculator {
    * the peer sees only acknowledgements.
    */
   private static Optional<RunValue> meanOnSut(String run, RepetitionState rep, Metric rule, List<Sample> samples) {
-    Map<String, double[]> sumCount = new HashMap<>();
     Map<String, List<Sample>> bySeries = new HashMap<>();
     for (Sample s : samples) {
-      String series = s.seriesKey();
-      sumCount.computeIfAbsent(series, k -> new double[2]);
-      sumCount.get(series)[0] += s.value();
-      sumCount.get(series)[1] += 1;
-      bySeries.computeIfAbsent(series, k -> new ArrayList<>()).add(s);
+      bySeries.computeIfAbsent(s.seriesKey(), k -> new ArrayList<>()).add(s);
     }
-    String best = null;
+    List<Sample> best = null;
     double bestMean = Double.NEGATIVE_INFINITY;
-    for (var e : sumCount.entrySet()) {
-      double mean = e.getValue()[0] / e.getValue()[1];
+    for (List<Sample> series : bySeries.values()) {
+      double sum = 0;
+      for (Sample s : series) { // in arrival order, as before: the same sum to the last bit
+        sum += s.value();
+      }
+      double mean = sum / series.size();
       if (mean > bestMean) {
         bestMean = mean;
-        best = e.getKey();
+        best = series;
       }
     }
     if (best == null) {
       return Optional.empty();
     }
-    List<Sample> series = bySeries.get(best);
-    Sample sut = series.get(0);
-    return Optional.of(runValue(run, rep, rule, bestMean, sut.host(), sut.iface(), (long) sumCount.get(best)[1],
-        precision(series)));
+    Sample sut = best.get(0);
+    return Optional.of(runValue(run, rep, rule, bestMean, sut.host(), sut.iface(), best.size(), precision(best)));
   }
 
   /**
