@@ -16,6 +16,9 @@ package io.netpulse.common.event;
  *                  as a fraction of it; null otherwise
  * @param startTs   with {@value RunEvent.Steady#PRECISION}: epoch ms the first judged sample's second began (the
  *                  judged samples are all those since then); null otherwise
+ * @param endTs     with {@value RunEvent.Steady#PRECISION}: epoch ms a measuring window must reach to hold exactly the
+ *                  judged samples, the newest wholly: {@code ts} + 1 s for sar rows (a row stamped W may cover up to
+ *                  W + 1 s, at sar's own phase), {@code ts} for seconds summed from interim lines; null otherwise
  */
 public record SteadyEvent(
     int schema,
@@ -30,14 +33,16 @@ public record SteadyEvent(
     long ts,
     String criterion,
     Double precision,
-    Long startTs) {
+    Long startTs,
+    Long endTs) {
 
-  /** Still 1: criterion, precision and startTs were added, optional (null: the spread rule), none changed. */
+  /** Still 1: criterion, precision, startTs and endTs were added, optional (null: the spread rule), none changed. */
   public static final int SCHEMA = 1;
 
   /** Settled by the spread rule (or a connection count's rise) over the window ending at {@code ts}. */
   public SteadyEvent(int schema, String run, String host, String iface, String metric, double value, String unit,
       long windowMs, double spread, long ts) {
-    this(schema, run, host, iface, metric, value, unit, windowMs, spread, ts, RunEvent.Steady.SPREAD, null, null);
+    this(schema, run, host, iface, metric, value, unit, windowMs, spread, ts, RunEvent.Steady.SPREAD, null, null,
+        null);
   }
 }

@@ -156,7 +156,8 @@ final class RepetitionRunner {
           awaitClients(stage);
         }
       }, (from, clientsUp, timeout) -> awaitSteady(run, from, clientsUp, timeout)
-          .map(s -> new RepetitionSchedule.Settled(figure(s), s.startTs() == null ? 0 : s.startTs())),
+          .map(s -> new RepetitionSchedule.Settled(figure(s), s.startTs() == null ? 0 : s.startTs(),
+              s.endTs() == null ? 0 : s.endTs())),
           new RepetitionSchedule.Phases() {
         @Override
         public void warmup(long at) {

@@ -266,7 +266,7 @@ class RepetitionScheduleTest {
     RepetitionSchedule s = schedule(precise(2, 300));
     s.run(marks, clientsEndingAfter(300_000), (from, clientsUp, timeout) -> {
       clock.advance(90_000);
-      return Optional.of(new RepetitionSchedule.Settled("47.2 kpackets/s ± 0.18 %", from + 31_000));
+      return Optional.of(new RepetitionSchedule.Settled("47.2 kpackets/s ± 0.18 %", from + 31_000, 0));
     }, phases());
 
     assertThat(marks.measuringStart()).isEqualTo(UP + 2_000 + 31_000);
@@ -275,6 +275,39 @@ class RepetitionScheduleTest {
       assertThat(m.start()).isEqualTo(UP + 33_000);
       assertThat(m.note()).isEqualTo("a level shift: judged from 31.0 s after the warm-up's end");
     });
+  }
+
+  @Test
+  void aPrecisionStopsWindowHoldsExactlyTheSecondsJudged() throws Exception {
+    // the newest judged sar row is stamped 12 s into the measuring: a window holds it wholly from 13 s on
+    long judgedTo = UP + 2_000 + 13_000;
+    for (long travelled : new long[] {200, 2_400}) { // the report reached the launcher 0.2 s or 2.4 s after the row
+      TestClock c = new TestClock(T0);
+      RepetitionSchedule.Marks m = new RepetitionSchedule.Marks();
+      RepetitionSchedule s = new RepetitionSchedule(precise(2, 60), c, d -> c.advance(d.toMillis()));
+      s.run(m, clientsEndingAfter(60_000), (from, clientsUp, timeout) -> {
+        c.set(judgedTo - 1_000 + travelled);
+        return Optional.of(new RepetitionSchedule.Settled("47.2 kpackets/s ± 0.98 %", from, judgedTo));
+      }, phases());
+
+      assertThat(m.measuringEnd()).as("reported %d ms after the row: the window ends where the judged seconds do",
+          travelled).isEqualTo(judgedTo);
+      assertThat(c.millis()).as("the traffic runs until the window's end, not past what was reported")
+          .isEqualTo(Math.max(judgedTo, judgedTo - 1_000 + travelled));
+    }
+  }
+
+  @Test
+  void aPrecisionReportsEndFarAheadOfThisClockIsNotWaitedFor() throws Exception {
+    // the SUT's clock is an hour ahead of the launcher's: its rows' stamps say nothing about this clock
+    RepetitionSchedule s = schedule(precise(2, 60));
+    s.run(marks, clientsEndingAfter(60_000), (from, clientsUp, timeout) -> {
+      clock.advance(12_000);
+      return Optional.of(new RepetitionSchedule.Settled("47.2 kpackets/s ± 0.98 %", from, clock.millis() + 3_600_000));
+    }, phases());
+
+    assertThat(marks.measuringEnd()).as("ends when reported, as without an end").isEqualTo(UP + 14_000);
+    assertThat(clock.millis()).isEqualTo(UP + 14_000);
   }
 
   @Test

@@ -150,6 +150,9 @@ final class CpuUseProcessor implements Processor<String, RunInput, String, CpuUs
   private void evict(long streamTime) {
     long horizon = streamTime - RunValueProcessor.RETENTION.toMillis();
     StoreEviction.deleteWhere(runs, r -> r.lastSeen < horizon);
-    StoreEviction.deleteWhere(samples, s -> s.ts() < horizon);
+    StoreEviction.deleteSamples(samples, horizon, 0, run -> {
+      CpuRunState state = runs.get(run);
+      return state == null ? null : state.repetitions.values();
+    });
   }
 }

@@ -32,7 +32,10 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
 
   static final String STATE_STORE = "run-state";
   static final String SAMPLE_STORE = "run-samples";
-  /** Runs and samples older than this (stream time) are forgotten. */
+  /**
+   * Runs are forgotten this long (stream time) after their last input, and with them their samples; samples older
+   * than this outside every window of their run are forgotten before (StoreEviction.deleteSamples).
+   */
   static final Duration RETENTION = Duration.ofMinutes(30);
   private static final char SEP = '\u0001';
   private static final Set<String> SAMPLED_METRICS = Catalog.tests().stream()
@@ -235,6 +238,9 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
   private void evict(long streamTime) {
     long horizon = streamTime - RETENTION.toMillis();
     StoreEviction.deleteWhere(runs, r -> r.lastSeen < horizon);
-    StoreEviction.deleteWhere(samples, s -> s.ts() < horizon);
+    StoreEviction.deleteSamples(samples, horizon, INTERIM_MARGIN_MS, run -> {
+      RunState state = runs.get(run);
+      return state == null ? null : state.repetitions.values();
+    });
   }
 }

@@ -7,12 +7,15 @@ import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.tools.proc.ProcStatParser;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -182,9 +185,13 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     PrecisionJudge.Verdict precise = judge.add(ts, value, config.precision(), config.minMeasure().toMillis());
     judges.put(key, judge);
     if (precise != null) {
+      // the window that holds exactly the judged samples, so that the run's value and its precision are the verdict's:
+      // a sar row stamped W counts only in a window reaching W + 1 s (RunValueCalculator.wholeSeconds); a summed
+      // second (no host: a sum over instances) is exact, and ends at its stamp
+      long endTs = host == null ? precise.ts() : precise.ts() + PrecisionJudge.SAMPLE_MS;
       context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric, precise.mean(),
           unit, precise.spanMs(), precise.spread(), precise.ts(), RunEvent.Steady.PRECISION, precise.precision(),
-          precise.startTs()), recordTs));
+          precise.startTs(), endTs), recordTs));
     }
   }
 
@@ -227,8 +234,21 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     StoreEviction.deleteWhere(windows, d -> d.lastSeen < horizon);
     StoreEviction.deleteWhere(interims, i -> i.newest < horizon);
     StoreEviction.deleteWhere(judges, j -> j.newestTs < horizon);
-    // a run's thresholds are forgotten as long after its last lifecycle event: an always-on processor sees
-    // runs come and go forever
-    StoreEviction.deleteWhere(plans, e -> e.ts() < horizon);
+    // a run's thresholds and MEASURING are forgotten as long after its last lifecycle event (an always-on processor
+    // sees runs come and go forever), but not while a series of it is still judged: a measuring longer than the
+    // retention would otherwise lose its thresholds and its start, and stop being judged mid-test
+    Set<String> live = new HashSet<>();
+    for (KeyValueStore<String, ?> store : List.of(windows, interims, judges)) {
+      try (KeyValueIterator<String, ?> it = store.all()) {
+        it.forEachRemaining(kv -> live.add(runOf(kv.key)));
+      }
+    }
+    StoreEviction.deleteWhere(plans, (key, e) -> e.ts() < horizon && !live.contains(runOf(key)));
+  }
+
+  /** The run of a store key: keys are the run, or the run and more after U+0001. */
+  private static String runOf(String key) {
+    int sep = key.indexOf(SEP);
+    return sep < 0 ? key : key.substring(0, sep);
   }
 }

@@ -591,6 +591,36 @@ class RunTopologyTest {
     assertThat(keysOf(RunValueProcessor.SAMPLE_STORE)).noneMatch(k -> k.startsWith("run-old"));
   }
 
+  @Test
+  void aWindowOpenLongerThanTheRetentionIsValuedOverAllOfIt() {
+    // an hour-long test: 25 minutes at 1 Gbit/s, then 25 at 2; the value is the mean over the whole window, not over
+    // its last half hour (samples were once forgotten by their own time while their window was still open)
+    long minutes = 50;
+    typedPhase("run-long", "rx", "rx_bandwidth", "sut", "eth0", Phase.WARMUP, T - 10_000);
+    typedPhase("run-long", "rx", "rx_bandwidth", "sut", "eth0", Phase.MEASURING, T);
+    double sum = 0;
+    int counted = 0;
+    long end = T + minutes * 60_000;
+    for (long ts = T + 1_000; ts <= end; ts += 1_000) {
+      double bps = ts - T <= minutes * 30_000 ? 1e9 : 2e9;
+      sample(new Sample(1, "rx_bps", bps, "bit/s", "sut", "eth0", ts, "run-long", Sources.SAR_DEV, false, null, null));
+      if (ts - 1_000 >= T && ts + 1_000 <= end) {
+        sum += bps;
+        counted++;
+      }
+    }
+    typedPhase("run-long", "rx", "rx_bandwidth", "sut", "eth0", Phase.STOPPING, end);
+    RunValue v = latestByRepetitionAndMetric().get("1/rx_bps");
+    assertThat(v.inputs()).isEqualTo(counted);
+    assertThat(v.value()).isCloseTo(sum / counted, within(1e-3));
+    assertThat(keysOf(RunValueProcessor.SAMPLE_STORE)).as("the window's samples are still kept").hasSizeGreaterThan(
+        counted);
+    // and once the run is no longer seen, they go with it
+    long later = end + RunValueProcessor.RETENTION.toMillis() + 61_000;
+    phase("run-new", "rx_bandwidth", 1, Phase.WARMUP, later);
+    assertThat(keysOf(RunValueProcessor.SAMPLE_STORE)).noneMatch(k -> k.startsWith("run-long"));
+  }
+
   private List<String> keysOf(String store) {
     List<String> keys = new java.util.ArrayList<>();
     try (var it = driver.getKeyValueStore(store).all()) {

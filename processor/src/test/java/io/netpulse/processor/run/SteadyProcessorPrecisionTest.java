@@ -47,6 +47,7 @@ class SteadyProcessorPrecisionTest {
   private TestInputTopic<String, Sample> samples;
   private TestInputTopic<String, byte[]> runs;
   private TestOutputTopic<String, SteadyEvent> steady;
+  private TestOutputTopic<String, RunValue> runValues;
 
   @BeforeEach
   void setUp() {
@@ -54,7 +55,7 @@ class SteadyProcessorPrecisionTest {
     samples = TestDrivers.jsonInput(driver, TOPICS.samples(), Sample.class);
     runs = TestDrivers.bytesInput(driver, TOPICS.runs());
     steady = TestDrivers.jsonOutput(driver, TOPICS.steady(), SteadyEvent.class);
-    TestDrivers.jsonOutput(driver, "test.run-values", RunValue.class);
+    runValues = TestDrivers.jsonOutput(driver, "test.run-values", RunValue.class);
   }
 
   @AfterEach
@@ -149,6 +150,24 @@ class SteadyProcessorPrecisionTest {
     assertThat(keysOf(SteadyProcessor.PRECISION_STORE)).isEmpty();
   }
 
+  @Test
+  void aMeasuringLongerThanTheRetentionIsStillJudged() {
+    // min_measure 40 min, past the half hour after which a run's lifecycle events are forgotten: its thresholds and
+    // MEASURING must stay while its series is judged
+    RunEvent.Steady fortyMinutes = RunEvent.Steady.ofPrecision(10_000, 0.05, 0.005, 0.01, 40 * 60_000);
+    Random random = new Random(3);
+    phase("run-long", Phase.WARMUP, T0, fortyMinutes);
+    long measuring = T0 + 2_000;
+    phase("run-long", Phase.MEASURING, measuring, fortyMinutes);
+    for (long ts = measuring + 1_000; ts <= measuring + 45 * 60_000 && steady.isEmpty(); ts += 1_000) {
+      rx("run-long", ts, 9.4e9 * (1 + 0.01 * random.nextGaussian()));
+    }
+    List<SteadyEvent> events = steady.readValuesToList();
+    assertThat(events).as("judged until min_measure, 40 min in").hasSize(1);
+    assertThat(events.get(0).startTs()).isEqualTo(measuring);
+    assertThat(events.get(0).ts() - measuring).isEqualTo(40 * 60_000);
+  }
+
   private List<String> keysOf(String store) {
     List<String> keys = new ArrayList<>();
     try (var it = driver.getKeyValueStore(store).all()) {
@@ -212,6 +231,39 @@ class SteadyProcessorPrecisionTest {
   }
 
   @Test
+  void aWindowEndingWhereTheReportSaysHoldsTheJudgedSamplesSoTheValueHasTheVerdictsPrecision() {
+    // 3 % noise against a 1 % precision: judged precise after some tens of seconds, at a half-width near 1 %, where one
+    // second more or less moves it (a repetition once reported precise at ±1.17 % counted the seconds the report
+    // took to arrive)
+    Random random = new Random(7);
+    RunEvent.Steady tenSeconds = RunEvent.Steady.ofPrecision(10_000, 0.05, 0.005, 0.01, 10_000);
+    phase("run-e", Phase.WARMUP, T0, tenSeconds);
+    long measuring = T0 + 2_000;
+    phase("run-e", Phase.MEASURING, measuring, tenSeconds);
+    long ts = measuring;
+    while (steady.isEmpty()) {
+      ts += 1_000;
+      assertThat(ts).as("precise within two minutes").isLessThan(measuring + 120_000);
+      rx("run-e", ts, 47_180 * 8 * 64 * (1 + 0.03 * random.nextGaussian()));
+    }
+    SteadyEvent e = steady.readValue();
+    assertThat(e.endTs()).as("the newest judged row's second, wholly").isEqualTo(e.ts() + 1_000);
+    rx("run-e", ts + 1_000, 47_180 * 8 * 64 * 0.5); // arrived with the report: the traffic still ran
+    runs.pipeInput("run-e", Json.bytes(RunEvent.ofRepetition("run-e", "plan-p", "rx", 1, Phase.STOPPING, e.endTs(),
+        null, "rx_bandwidth", "sut", "eth0").inExecution("plan-p-1", tenSeconds)
+        .withStopReason(RunEvent.STOP_PRECISE)), e.endTs());
+    rx("run-e", ts + 2_000, 0); // the clients were stopped
+    phase("run-e", Phase.DONE, ts + 3_000, tenSeconds);
+
+    RunValue value = runValues.readValuesToList().stream().filter(v -> "run-e".equals(v.run()))
+        .reduce((a, b) -> b).orElseThrow();
+    assertThat(value.stopReason()).isEqualTo(RunEvent.STOP_PRECISE);
+    assertThat(value.value()).as("the mean the verdict was given on").isCloseTo(e.value(), within(1e-6));
+    assertThat(value.precision()).as("and its precision").isCloseTo(e.precision(), within(1e-12))
+        .isLessThanOrEqualTo(0.01);
+  }
+
+  @Test
   void aSumOfInterimLinesIsJudgedTheSameFromMeasuringOn() {
     // netperf-tcp-crr-D1-*.txt: two TCP_CRR instances' -D 1 lines (see the fixtures' README), 11 s summing to ~21k/s
     try (WholeProcessorDriver whole = new WholeProcessorDriver(TOPICS, "precision-interim-test")) {
@@ -248,6 +300,7 @@ class SteadyProcessorPrecisionTest {
       assertThat(e.ts() - e.startTs()).isGreaterThanOrEqualTo(5_000);
       assertThat(e.precision()).isLessThanOrEqualTo(0.05);
       assertThat(e.value()).isBetween(19_000.0, 23_000.0); // the tools' whole-run figures sum to 20,946.66
+      assertThat(e.endTs()).as("a summed second is exact: it ends at its stamp").isEqualTo(e.ts());
     }
   }
 }

@@ -142,7 +142,7 @@ class EventSchemaTest {
           30_000)))));
       assertValid("steady-event", List.of(Json.text(new io.netpulse.common.event.SteadyEvent(
           io.netpulse.common.event.SteadyEvent.SCHEMA, "r4", "sut", "lo", "rx_bps", 1e9, "bit/s", 30_000, 0.02,
-          t + 30_000, RunEvent.Steady.PRECISION, 0.008, t))));
+          t + 30_000, RunEvent.Steady.PRECISION, 0.008, t, t + 31_000))));
       List<String> results = output(driver, TOPICS.results());
       assertValid("result-event", results);
       assertThat(results).anyMatch(r -> r.contains("\"final\":true") && r.contains("\"instance_type\":\"c7.large\"")
