@@ -51,6 +51,13 @@ final class StagedStarts {
   static long start(Function<String, RemoteHost> hosts, List<HostCommand> commands, Function<HostCommand, String> label,
       Function<HostCommand, Consumer<String>> lines, Map<HostCommand, RemoteProcess> started, Consumer<String> note)
       throws RemoteFailure, InterruptedException {
+    return start(hosts, commands, label, lines, started, note, SETUP);
+  }
+
+  /** The same, each client given {@code setup} (times its host's load factor) to set up. */
+  static long start(Function<String, RemoteHost> hosts, List<HostCommand> commands, Function<HostCommand, String> label,
+      Function<HostCommand, Consumer<String>> lines, Map<HostCommand, RemoteProcess> started, Consumer<String> note,
+      Duration setup) throws RemoteFailure, InterruptedException {
     // every instance up at a barrier of its own first (at once over the hosts), paused by its host at its ready line:
     // a release is then one line to its host and a pause none, so a step costs the setup and a one-way trip or two
     Map<HostCommand, CountDownLatch> setUp = new ConcurrentHashMap<>();
@@ -89,7 +96,7 @@ final class StagedStarts {
         RemoteBatch b = batches.get(c);
         long released = b.release();
         first = i == 0 ? released : first;
-        awaitSetUp(c, b, setUp.get(c), hosts.apply(c.host()).load().scale(SETUP), i);
+        awaitSetUp(c, b, setUp.get(c), hosts.apply(c.host()).load().scale(setup), i);
       }
     } finally {
       // also on a failure: a paused process does not act on the TERM that stops it

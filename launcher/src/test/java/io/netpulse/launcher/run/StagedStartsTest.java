@@ -118,8 +118,9 @@ class StagedStartsTest {
             "set up"));
     Map<HostCommand, RemoteProcess> started = new LinkedHashMap<>();
     try {
+      // a second to set up, not 5 (times the load: 40 s of waiting for nothing on a loaded CI machine)
       assertThatThrownBy(() -> StagedStarts.start(hosts::host, commands, c -> c.tool() + "#" + c.instance(),
-          c -> null, started, notes::add))
+          c -> null, started, notes::add, Duration.ofSeconds(1)))
           .isInstanceOf(RemoteFailure.class)
           .hasMessageContaining("fake#2 did not set up within")
           .hasMessageContaining("with the 2 clients before it paused")
