@@ -14,6 +14,7 @@ COPY processor processor
 COPY dashboard dashboard
 COPY holder holder
 COPY launcher launcher
+COPY cli-options cli-options
 COPY cli cli
 COPY bench bench
 # The cache mount keeps ~/.m2 between builds, so a code change does not download every dependency again.

@@ -1,7 +1,7 @@
 package io.netpulse.bench;
 
-import io.netpulse.cli.command.EnvHelp;
-import io.netpulse.cli.command.UserErrors;
+import io.netpulse.cli.options.EnvHelp;
+import io.netpulse.cli.options.UserErrors;
 import picocli.CommandLine;
 
 /**

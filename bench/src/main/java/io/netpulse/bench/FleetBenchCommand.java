@@ -1,6 +1,6 @@
 package io.netpulse.bench;
 
-import io.netpulse.cli.command.ProcessorTuning;
+import io.netpulse.cli.options.ProcessorTuning;
 import io.netpulse.launcher.UserError;
 import java.time.Duration;
 import java.util.concurrent.Callable;

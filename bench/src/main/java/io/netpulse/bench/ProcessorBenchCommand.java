@@ -20,7 +20,7 @@ public final class ProcessorBenchCommand implements Callable<Integer> {
   @Option(names = "--partitions", defaultValue = "2", description = "partitions per topic (default: ${DEFAULT-VALUE}).")
   int partitions;
 
-  @picocli.CommandLine.Mixin io.netpulse.cli.command.ProcessorTuning tuning = new io.netpulse.cli.command.ProcessorTuning();
+  @picocli.CommandLine.Mixin io.netpulse.cli.options.ProcessorTuning tuning = new io.netpulse.cli.options.ProcessorTuning();
 
   @Option(names = "--details", description = "also print Streams/producer metrics and records written per line per topic.")
   boolean details;

@@ -1,4 +1,4 @@
-package io.netpulse.cli.command;
+package io.netpulse.cli.options;
 
 import java.lang.reflect.AnnotatedElement;
 import java.util.Arrays;
@@ -51,7 +51,7 @@ public final class EnvHelp extends Help {
   }
 
   /** The NETPULSE_ variables of the option's annotated default, before picocli replaced them by their values. */
-  static Set<String> envNames(OptionSpec option) {
+  public static Set<String> envNames(OptionSpec option) {
     Set<String> names = new LinkedHashSet<>();
     if (option.userObject() instanceof AnnotatedElement element && element.getAnnotation(Option.class) != null) {
       Matcher m = ENV_DEFAULT.matcher(element.getAnnotation(Option.class).defaultValue());

@@ -1,4 +1,4 @@
-package io.netpulse.cli.command;
+package io.netpulse.cli.options;
 
 import io.netpulse.launcher.UserError;
 

@@ -1,5 +1,7 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.DurationOption;
+import io.netpulse.cli.options.OptionChecks;
 import io.netpulse.launcher.UserError;
 import io.netpulse.launcher.KafkaCheck;
 

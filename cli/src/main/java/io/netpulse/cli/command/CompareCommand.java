@@ -1,5 +1,7 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.DurationOption;
+import io.netpulse.cli.options.Deprecated;
 import io.netpulse.launcher.UserError;
 
 import io.netpulse.common.kafka.KafkaConnection;

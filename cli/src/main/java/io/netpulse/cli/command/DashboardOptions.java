@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.OptionChecks;
 import picocli.CommandLine.Option;
 
 /** Where the dashboard listens. */

@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.DurationOption;
 import io.netpulse.launcher.UserError;
 
 import io.netpulse.cli.demo.Demo;

@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.OptionChecks;
 import io.netpulse.launcher.UserError;
 
 import io.netpulse.common.Topics;

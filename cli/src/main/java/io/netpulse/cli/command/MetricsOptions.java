@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.OptionChecks;
 import io.netpulse.common.metrics.MetricsServer;
 import io.netpulse.common.metrics.ServiceMeters;
 import io.netpulse.launcher.UserError;

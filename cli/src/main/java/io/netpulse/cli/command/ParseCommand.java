@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.Deprecated;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.Json;

@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.OptionChecks;
 import io.netpulse.cli.stack.StackSettings;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;

@@ -1,5 +1,8 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.DurationOption;
+import io.netpulse.cli.options.OptionChecks;
+import io.netpulse.cli.options.Deprecated;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.netpulse.common.json.Json;
 import io.netpulse.launcher.plan.Plan;

@@ -1,5 +1,8 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.DurationOption;
+import io.netpulse.cli.options.ProcessorTuning;
+import io.netpulse.cli.options.EnvHelp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package io.netpulse.cli.command;
 
+import io.netpulse.cli.options.UserErrors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.Topics;
