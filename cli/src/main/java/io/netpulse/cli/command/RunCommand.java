@@ -189,6 +189,8 @@ public class RunCommand implements Callable<Integer> {
       stack.close(); // attached: nothing to stop but this JVM's own clients, which the execution closes
     }, "netpulse-run-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
+    int status;
+    boolean signalled = false;
     try {
       if (stack.dashboard() != null) {
         progress.println("dashboard " + stack.dashboard().url("runs.html"));
@@ -198,6 +200,7 @@ public class RunCommand implements Callable<Integer> {
           stack.kafka(), stack.topics(), progress, System.console() != null);
       running.set(execution);
       ExecutionReport report = execution.execute();
+      signalled = report.interrupted();
       Consumer<PrintWriter> results = w -> {
         if (output == Output.json) {
           w.println(json(report.json(seedFigures)));
@@ -205,18 +208,18 @@ public class RunCommand implements Callable<Integer> {
           report.printTable(w, seedFigures);
         }
       };
+      status = report.ok() ? OK : TEST_FAILED;
       try {
         target.write(out, results);
+        if (!target.isStdout()) {
+          progress.println("results " + target.path().toAbsolutePath() + " (" + output + ")");
+        }
       } catch (io.netpulse.launcher.UserError e) {
         // the run is over: its results must not be lost with the file
         progress.println("netpulse run: " + e.getMessage() + "; the results follow on stdout");
         new OutputFile(OutputFile.STDOUT).write(out, results);
-        return TEST_FAILED;
+        status = TEST_FAILED;
       }
-      if (!target.isStdout()) {
-        progress.println("results " + target.path().toAbsolutePath() + " (" + output + ")");
-      }
-      return report.ok() ? OK : TEST_FAILED;
     } finally {
       reported.countDown();
       stack.close();
@@ -224,6 +227,26 @@ public class RunCommand implements Callable<Integer> {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException alreadyShuttingDown) {
         // Ctrl-C: the hook closes the stack
+      }
+    }
+    if (signalled) {
+      awaitSignalExit();
+    }
+    return status;
+  }
+
+  /**
+   * Interrupted by SIGINT or SIGTERM, the JVM is already exiting: once its shutdown hooks end it halts with the
+   * signal's status (130, 143). An exit of this thread's own would race with that, and a non-zero status given in
+   * the instant between the hooks' end and the halt wins (CI once saw 1 for Ctrl-C); so this thread waits for the
+   * halt instead of returning.
+   */
+  private static void awaitSignalExit() {
+    while (true) {
+      try {
+        Thread.sleep(Long.MAX_VALUE);
+      } catch (InterruptedException e) {
+        // the JVM's halt, not an interrupt, ends this wait
       }
     }
   }
