@@ -1,10 +1,13 @@
 package io.netpulse.common;
 
+import io.netpulse.common.event.ResultEvent;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * RFC 4180 CSV for the dashboard's download and {@code netpulse report}: text fields and label columns. Names come from the
@@ -45,6 +48,29 @@ public final class Csv {
   /** The header cells of {@code keys}: {@code label_KEY}, quoted as any text field. */
   public static List<String> labelHeader(List<String> keys) {
     return keys.stream().map(k -> field("label_" + k)).toList();
+  }
+
+  /**
+   * The stop columns of a CSV of results, {@code netpulse report --format csv}'s and the dashboard's download alike:
+   * {@code stop_N} for each column N (why that repetition's measuring ended: precise, settled or duration), then
+   * {@code precision_N} (its value's 95 % confidence half-width, a fraction of it).
+   */
+  public static List<String> stopHeader(List<Integer> columns) {
+    List<String> out = new ArrayList<>();
+    columns.forEach(n -> out.add("stop_" + n));
+    columns.forEach(n -> out.add("precision_" + n));
+    return out;
+  }
+
+  /**
+   * One row's stop cells, in {@link #stopHeader}'s order: {@code stops} holds each column's stop (null: none, as for a
+   * result from before stops were recorded); {@code number} writes a precision as the row's other numbers are.
+   */
+  public static List<String> stopCells(List<ResultEvent.Stop> stops, Function<Double, String> number) {
+    List<String> out = new ArrayList<>();
+    stops.forEach(s -> out.add(s == null ? "" : field(s.reason())));
+    stops.forEach(s -> out.add(s == null || s.precision() == null ? "" : number.apply(s.precision())));
+    return out;
   }
 
   /** One row's cells for {@code keys}: the value, or empty where the row has no such label. */

@@ -7,8 +7,9 @@ import java.util.Locale;
 
 /**
  * Results as CSV (RFC 4180): one row per plan/test/metric with the execution it is from, every repetition's value,
- * mean, stddev and 95 % CI, in the result's own unit, named in its column, then the plan's labels. Repetitions go in
- * columns run_1..run_N, N the most any row has; labels in columns label_KEY, one per key any row has
+ * mean, stddev and 95 % CI, in the result's own unit, named in its column, then why each repetition stopped and its
+ * precision ({@link Csv#stopHeader}), then the plan's labels. Repetitions go in columns run_1..run_N (and stop_i,
+ * precision_i), N the most any row has; labels in columns label_KEY, one per key any row has
  * ({@link Csv#labelKeys}: the same as {@code netpulse report --format csv}).
  */
 final class ResultsCsv {
@@ -23,6 +24,8 @@ final class ResultsCsv {
       out.append(",run_").append(i);
     }
     out.append(",n,mean,stddev,ci95");
+    List<Integer> columns = java.util.stream.IntStream.rangeClosed(1, runs).boxed().toList();
+    Csv.stopHeader(columns).forEach(h -> out.append(',').append(h));
     Csv.labelHeader(labelKeys).forEach(h -> out.append(',').append(h));
     out.append("\r\n");
     for (ResultEvent r : results) {
@@ -36,6 +39,13 @@ final class ResultsCsv {
       }
       out.append(',').append(r.n()).append(',').append(number(r.mean())).append(',').append(number(r.stddev()))
           .append(',').append(number(r.ci95()));
+      // stop_i and precision_i of the repetition whose value is in run_i
+      List<Integer> repetitions = r.values() == null ? List.of() : List.copyOf(r.values().keySet());
+      List<ResultEvent.Stop> stops = new java.util.ArrayList<>();
+      for (int i = 0; i < runs; i++) {
+        stops.add(i < repetitions.size() ? r.stops().get(repetitions.get(i)) : null);
+      }
+      Csv.stopCells(stops, ResultsCsv::number).forEach(c -> out.append(',').append(c));
       Csv.labelCells(labelKeys, r.labels()).forEach(c -> out.append(',').append(c));
       out.append("\r\n");
     }

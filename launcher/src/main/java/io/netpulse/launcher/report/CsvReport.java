@@ -1,7 +1,6 @@
 package io.netpulse.launcher.report;
 
 import io.netpulse.common.Csv;
-import io.netpulse.common.event.ResultEvent;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +19,7 @@ final class CsvReport {
     List<String> header = new ArrayList<>(List.of("plan", "execution", "test", "type", "metric", "unit"));
     reps.forEach(r -> header.add("run_" + r));
     header.addAll(List.of("mean", "stddev", "ci95", "n", "hosts", "run_ids"));
-    reps.forEach(r -> header.add("stop_" + r));
-    reps.forEach(r -> header.add("precision_" + r));
+    header.addAll(Csv.stopHeader(reps));
     List<String> labelKeys = Csv.labelKeys(report.sections().stream().map(s -> s.result().labels()).toList());
     List<String> headerCells = new ArrayList<>(header.stream().map(Csv::field).toList());
     headerCells.addAll(Csv.labelHeader(labelKeys));
@@ -34,15 +32,7 @@ final class CsvReport {
           ReportText.exact(s.result().ci95()), Integer.toString(s.result().n()),
           text(s.result().hosts() == null ? "" : String.join(" ", s.result().hosts())),
           text(s.result().runs() == null ? "" : String.join(" ", s.result().runs()))));
-      // why each repetition's measuring ended, and its value's 95 % half-width as a fraction of it (empty: none)
-      reps.forEach(r -> {
-        ResultEvent.Stop stop = s.result().stops().get(r);
-        cells.add(text(stop == null ? "" : stop.reason()));
-      });
-      reps.forEach(r -> {
-        ResultEvent.Stop stop = s.result().stops().get(r);
-        cells.add(stop == null || stop.precision() == null ? "" : ReportText.exact(stop.precision()));
-      });
+      cells.addAll(Csv.stopCells(reps.stream().map(r -> s.result().stops().get(r)).toList(), ReportText::exact));
       cells.addAll(Csv.labelCells(labelKeys, s.result().labels()));
       row(out, cells);
     }
