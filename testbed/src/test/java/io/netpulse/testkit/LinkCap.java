@@ -22,16 +22,21 @@ public final class LinkCap implements AutoCloseable {
     private static final Pattern RATE = Pattern.compile("\\d+(kbit|mbit|gbit)");
     private static final Duration TC_TIMEOUT = Duration.ofSeconds(15);
 
+    private static final Pattern SIZE = Pattern.compile("\\d+(kb|mb)");
+
     private final HostNetwork network;
     private final NetHost inside; // null: the link is in the root namespace
     private final String device;
     private final String rate;
+    /** A burst credit, as {@code burst B peakrate P mtu 1600}; empty: none (a 32-kB bucket). */
+    private final List<String> credit;
 
-    private LinkCap(HostNetwork network, NetHost inside, String device, String rate) {
+    private LinkCap(HostNetwork network, NetHost inside, String device, String rate, List<String> credit) {
         this.network = network;
         this.inside = inside;
         this.device = device;
         this.rate = rate;
+        this.credit = credit;
     }
 
     /**
@@ -39,12 +44,26 @@ public final class LinkCap implements AutoCloseable {
      * host's ingress (an RX test's traffic, from any other host across the bridge).
      */
     public static LinkCap into(TestHosts hosts, NetHost host, String rate) {
-        return new LinkCap(hosts.network(), null, host.bridgePort(), checked(rate)).apply();
+        return new LinkCap(hosts.network(), null, host.bridgePort(), checked(rate), List.of()).apply();
+    }
+
+    /**
+     * Caps what {@code host} receives at {@code rate} after a burst credit, as burstable cloud instance types sell
+     * it: a bucket of {@code burst} bytes (e.g. {@code 60mb}) that traffic above the rate drains, at most at
+     * {@code peakrate}. A sender offering more than the peak gets the peak for burst / (peak - rate) seconds, then
+     * the rate: {@code 8mbit}, {@code 24mbit} and {@code 60mb} give 30 s at 24 Mbit/s.
+     */
+    public static LinkCap intoWithCredit(TestHosts hosts, NetHost host, String rate, String peakrate, String burst) {
+        if (!SIZE.matcher(burst).matches()) {
+            throw new IllegalArgumentException("tbf burst must be a number and kb or mb, got '" + burst + "'");
+        }
+        return new LinkCap(hosts.network(), null, host.bridgePort(), checked(rate),
+            List.of("burst", burst, "peakrate", checked(peakrate), "mtu", "1600")).apply();
     }
 
     /** Caps what {@code host} sends: the qdisc on its own interface (a TX test's traffic). */
     public static LinkCap outOf(TestHosts hosts, NetHost host, String rate) {
-        return new LinkCap(hosts.network(), host, host.iface(), checked(rate)).apply();
+        return new LinkCap(hosts.network(), host, host.iface(), checked(rate), List.of()).apply();
     }
 
     private static String checked(String rate) {
@@ -55,13 +74,17 @@ public final class LinkCap implements AutoCloseable {
     }
 
     private LinkCap apply() {
-        tc("qdisc", "replace", "dev", device, "root", "tbf", "rate", rate, "burst", "32kb", "latency", "50ms");
+        List<String> args = new ArrayList<>(List.of("qdisc", "replace", "dev", device, "root", "tbf", "rate", rate));
+        args.addAll(credit.isEmpty() ? List.of("burst", "32kb") : credit);
+        args.addAll(List.of("latency", "50ms"));
+        tc(args.toArray(String[]::new));
         return this;
     }
 
     /** e.g. {@code tbf 8Mbit into sut (npXX-1-v2)}: for test output. */
     public String describe() {
-        return "tbf " + rate + (inside == null ? " on root-side " : " on " + inside.name() + "'s ") + device;
+        return "tbf " + rate + (credit.isEmpty() ? "" : " " + String.join(" ", credit))
+            + (inside == null ? " on root-side " : " on " + inside.name() + "'s ") + device;
     }
 
     /** {@code tc -s qdisc show dev LINK}: what the qdisc sent, dropped and held back. */

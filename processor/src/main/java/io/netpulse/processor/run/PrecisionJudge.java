@@ -102,7 +102,7 @@ public final class PrecisionJudge {
     boolean was = precise;
     precise = verdict.precise();
     if (!precise && shifted(xs, verdict, precision, minMeasureMs)) {
-      dropOlderHalf();
+      dropBeforeChange(xs);
     }
     return precise && !was ? verdict : null;
   }
@@ -126,14 +126,41 @@ public final class PrecisionJudge {
   }
 
   /**
-   * Forgets the older half after a level shift: what is judged from then on starts after it, and must again reach
-   * min_measure. The first kept sample's time is taken as one second apart from the newest back (the samples are
-   * per-second): a series with a gap makes it later than the true one, which only narrows the window.
+   * Forgets the samples before a level shift's change point ({@link #changePoint}): what is judged from then on starts
+   * there, and must again reach min_measure. Not the older half: a burst credit that ran out two thirds into what was
+   * measured (a 30-s credit seen at 45 s) would leave a third of its seconds in the kept half, and those seconds keep
+   * the halves apart, by less than their own widened intervals, for as long as the test runs: never precise, and the
+   * credit in the mean. The first kept sample's time is taken as one second apart from the newest back (the samples
+   * are per-second): a series with a gap makes it later than the true one, which only narrows the window.
    */
-  void dropOlderHalf() {
-    int half = values.size() / 2;
-    values.subList(0, half).clear();
+  void dropBeforeChange(double[] xs) {
+    values.subList(0, changePoint(xs)).clear();
     firstTs = newestTs - (values.size() - 1) * SAMPLE_MS;
+  }
+
+  /**
+   * Where one level of {@code xs} ends and another begins: the k in [1, n − 1] that maximises
+   * |mean(x[0, k)) − mean(x[k, n))| · √(k (n − k)), the likelihood-ratio statistic of a single shift in mean (equal
+   * variances either side). For a step it is the step; for a drift, somewhere along it.
+   */
+  static int changePoint(double[] xs) {
+    int n = xs.length;
+    double total = 0;
+    for (double x : xs) {
+      total += x;
+    }
+    int best = n / 2;
+    double bestScore = -1;
+    double before = 0;
+    for (int k = 1; k < n; k++) {
+      before += xs[k - 1];
+      double score = Math.abs(before / k - (total - before) / (n - k)) * Math.sqrt((double) k * (n - k));
+      if (score > bestScore) {
+        bestScore = score;
+        best = k;
+      }
+    }
+    return best;
   }
 
   /**

@@ -152,6 +152,37 @@ class PrecisionJudgeTest {
   }
 
   @Test
+  void aCreditThatShowsBeforeTwiceItsLengthIsCutAtItsEndNotAtTheHalf() {
+    // an 8 Mbit/s cap with a 24 Mbit/s peak: 28.3k packets/s of 64-byte UDP for the credit's 30 s, then 9,434;
+    // min_measure 35 s: the shift shows at about 45 s, when the newer half still holds a third of the credit (cut
+    // there, those seconds kept the halves apart for as long as the test ran: never precise, the credit in the mean)
+    Random random = new Random(11);
+    PrecisionJudge judge = new PrecisionJudge();
+    PrecisionJudge.Verdict precise = null;
+    int at = 0;
+    for (int i = 0; i < 300 && precise == null; i++) {
+      at = i + 1;
+      precise = judge.add(T0 + at * 1_000L, (i < 30 ? 28_300 : 9_434) * (1 + 0.005 * random.nextGaussian()), 0.01,
+          35_000);
+    }
+    assertThat(precise).as("precise on the sustained rate within 300 s").isNotNull();
+    assertThat(precise.mean()).isCloseTo(9_434, org.assertj.core.data.Percentage.withPercentage(1));
+    assertThat(precise.startTs()).as("judged from the credit's end exactly").isEqualTo(T0 + 30_000);
+    assertThat(at).as("min_measure after the credit's end, and not much more").isBetween(65, 90);
+  }
+
+  @Test
+  void theChangePointOfAStepIsTheStepAndOfNoiseSomewhere() {
+    Random random = new Random(2);
+    double[] step = new double[60];
+    for (int i = 0; i < step.length; i++) {
+      step[i] = (i < 41 ? 28_300 : 9_434) * (1 + 0.01 * random.nextGaussian());
+    }
+    assertThat(PrecisionJudge.changePoint(step)).isEqualTo(41);
+    assertThat(PrecisionJudge.changePoint(iid(random, 60, 1_000, 50))).isBetween(1, 59);
+  }
+
+  @Test
   void noiseAloneIsNoLevelShift() {
     // uncapped hosts' ±35 % seconds: their halves differ by chance, not by more than their noise explains
     Random random = new Random(17);
