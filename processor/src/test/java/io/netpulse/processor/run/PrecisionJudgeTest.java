@@ -37,6 +37,24 @@ class PrecisionJudgeTest {
     return out;
   }
 
+  /**
+   * A burst credit's 30 s at {@code burst}, then {@code sustained}, 0.5 % noise, one sample a second (stamped T0 + 1 s
+   * on), added to a judge of ±1 % until it reports precise (at most 300 s): that report, which must be on the
+   * sustained rate.
+   */
+  private static PrecisionJudge.Verdict afterCredit(long seed, double burst, double sustained, long minMeasureMs) {
+    Random random = new Random(seed);
+    PrecisionJudge judge = new PrecisionJudge();
+    PrecisionJudge.Verdict precise = null;
+    for (int i = 0; i < 300 && precise == null; i++) {
+      precise = judge.add(T0 + (i + 1) * 1_000L, (i < 30 ? burst : sustained) * (1 + 0.005 * random.nextGaussian()),
+          0.01, minMeasureMs);
+    }
+    assertThat(precise).as("precise on the sustained rate within 300 s").isNotNull();
+    assertThat(precise.mean()).isCloseTo(sustained, org.assertj.core.data.Percentage.withPercentage(1));
+    return precise;
+  }
+
   /** Samples needed before the first precise verdict; -1: never. */
   private static int firstPrecise(List<PrecisionJudge.Verdict> verdicts) {
     for (PrecisionJudge.Verdict v : verdicts) {
@@ -45,6 +63,15 @@ class PrecisionJudgeTest {
       }
     }
     return -1;
+  }
+
+  /** n samples, {@code before} until sample {@code at}, then {@code after}, each with 1 % noise. */
+  private static double[] step(Random random, int n, int at, double before, double after) {
+    double[] xs = new double[n];
+    for (int i = 0; i < n; i++) {
+      xs[i] = (i < at ? before : after) * (1 + 0.01 * random.nextGaussian());
+    }
+    return xs;
   }
 
   private static double[] iid(Random random, int n, double mean, double sd) {
@@ -117,11 +144,7 @@ class PrecisionJudgeTest {
   @Test
   void aBurstCreditRunningOutIsNotPreciseAtTheStepNorAfter() {
     // 140k packets/s while the credit lasts (40 s), then the baseline 47k; 1 % noise; 60 s to measure at least
-    Random random = new Random(3);
-    double[] xs = new double[200];
-    for (int i = 0; i < xs.length; i++) {
-      xs[i] = (i < 40 ? 140_000 : 47_000) * (1 + 0.01 * random.nextGaussian());
-    }
+    double[] xs = step(new Random(3), 200, 40, 140_000, 47_000);
     List<PrecisionJudge.Verdict> verdicts = feed(xs, 0.01, 60_000);
     assertThat(firstPrecise(verdicts)).isEqualTo(-1);
     assertThat(verdicts.get(40).halvesDiff()).as("one second after the step").isGreaterThan(0.02);
@@ -134,17 +157,8 @@ class PrecisionJudgeTest {
   void afterABurstCreditRunsOutItsSecondsAreForgottenAndTheSustainedRateIsReported() {
     // 140k packets/s for the credit's 30 s, then the cap's 47,180; 0.5 % noise; min_measure 40 s, past the credit
     // (shorter, the credit's own 30 s would be judged, and found precise, before it runs out)
-    Random random = new Random(5);
-    PrecisionJudge judge = new PrecisionJudge();
-    PrecisionJudge.Verdict precise = null;
-    int at = 0;
-    for (int i = 0; i < 300 && precise == null; i++) {
-      at = i + 1;
-      precise = judge.add(T0 + at * 1_000L, (i < 30 ? 140_000 : 47_180) * (1 + 0.005 * random.nextGaussian()), 0.01,
-          40_000);
-    }
-    assertThat(precise).as("precise on the sustained rate within 300 s").isNotNull();
-    assertThat(precise.mean()).isCloseTo(47_180, org.assertj.core.data.Percentage.withPercentage(1));
+    PrecisionJudge.Verdict precise = afterCredit(5, 140_000, 47_180, 40_000);
+    long at = (precise.ts() - T0) / 1_000;
     assertThat(precise.startTs()).as("judged from after the credit ran out").isGreaterThanOrEqualTo(T0 + 30_000);
     assertThat(precise.spanMs()).isGreaterThanOrEqualTo(40_000);
     System.out.printf("burst of 30 s: precise after %d s at %.0f ± %.2f %%, judged from %d s%n", at, precise.mean(),
@@ -156,29 +170,16 @@ class PrecisionJudgeTest {
     // an 8 Mbit/s cap with a 24 Mbit/s peak: 28.3k packets/s of 64-byte UDP for the credit's 30 s, then 9,434;
     // min_measure 35 s: the shift shows at about 45 s, when the newer half still holds a third of the credit (cut
     // there, those seconds kept the halves apart for as long as the test ran: never precise, the credit in the mean)
-    Random random = new Random(11);
-    PrecisionJudge judge = new PrecisionJudge();
-    PrecisionJudge.Verdict precise = null;
-    int at = 0;
-    for (int i = 0; i < 300 && precise == null; i++) {
-      at = i + 1;
-      precise = judge.add(T0 + at * 1_000L, (i < 30 ? 28_300 : 9_434) * (1 + 0.005 * random.nextGaussian()), 0.01,
-          35_000);
-    }
-    assertThat(precise).as("precise on the sustained rate within 300 s").isNotNull();
-    assertThat(precise.mean()).isCloseTo(9_434, org.assertj.core.data.Percentage.withPercentage(1));
+    PrecisionJudge.Verdict precise = afterCredit(11, 28_300, 9_434, 35_000);
     assertThat(precise.startTs()).as("judged from the credit's end exactly").isEqualTo(T0 + 30_000);
-    assertThat(at).as("min_measure after the credit's end, and not much more").isBetween(65, 90);
+    assertThat((precise.ts() - T0) / 1_000).as("min_measure after the credit's end, and not much more")
+        .isBetween(65L, 90L);
   }
 
   @Test
   void theChangePointOfAStepIsTheStepAndOfNoiseSomewhere() {
     Random random = new Random(2);
-    double[] step = new double[60];
-    for (int i = 0; i < step.length; i++) {
-      step[i] = (i < 41 ? 28_300 : 9_434) * (1 + 0.01 * random.nextGaussian());
-    }
-    assertThat(PrecisionJudge.changePoint(step)).isEqualTo(41);
+    assertThat(PrecisionJudge.changePoint(step(random, 60, 41, 28_300, 9_434))).isEqualTo(41);
     assertThat(PrecisionJudge.changePoint(iid(random, 60, 1_000, 50))).isBetween(1, 59);
   }
 
