@@ -1,4 +1,4 @@
-package io.netpulse.launcher.ops;
+package io.netpulse.launcher.services;
 
 import io.netpulse.testbed.ChildJava;
 

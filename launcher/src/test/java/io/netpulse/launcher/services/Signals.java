@@ -1,4 +1,4 @@
-package io.netpulse.launcher.ops;
+package io.netpulse.launcher.services;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;

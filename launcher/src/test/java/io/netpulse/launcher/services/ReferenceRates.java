@@ -1,4 +1,4 @@
-package io.netpulse.launcher.ops;
+package io.netpulse.launcher.services;
 
 import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.event.LineEvent;

@@ -1,4 +1,4 @@
-package io.netpulse.launcher.ops;
+package io.netpulse.launcher.services;
 
 import java.time.Duration;
 import java.util.List;

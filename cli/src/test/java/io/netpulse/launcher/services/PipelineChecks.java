@@ -1,4 +1,4 @@
-package io.netpulse.launcher.ops;
+package io.netpulse.launcher.services;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
