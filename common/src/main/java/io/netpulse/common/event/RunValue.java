@@ -22,9 +22,10 @@ package io.netpulse.common.event;
  *                    {@value RunEvent#STOP_SETTLED} or {@value RunEvent#STOP_DURATION}, from its STOPPING event);
  *                    null when not said (older producers)
  * @param precision   the 95 % confidence half-width of {@code value} as a fraction of it, by batch means over the
- *                    window's per-second samples (autocorrelation allowed for); null when the value is not a mean
- *                    of at least 10 per-second samples (a tool's printed figure, a maximum), or when even 5 batches
- *                    of them were correlated
+ *                    window's per-second samples (autocorrelation allowed for; for a value made of interim lines,
+ *                    the window's whole per-second sums over the instances); null when the value is not a mean of at
+ *                    least 10 per-second samples (a tool's printed figure, a maximum), or when even 5 batches of
+ *                    them were correlated
  */
 public record RunValue(
     int schema,

@@ -92,4 +92,31 @@ final class InterimRates {
   }
 
   record Sum(OptionalDouble value, int instances) {}
+
+  /**
+   * The per-second sums over instances of the whole (epoch) seconds in [from, to) that every instance's lines cover,
+   * oldest first: the series the precision stop judged ({@link InterimSeconds} sums the same pieces the same way),
+   * for the precision of the value made of them.
+   */
+  static double[] secondSums(List<Sample> samples, long from, long to) {
+    List<List<Piece>> instances = pieces(samples).values().stream().filter(p -> !p.isEmpty()).toList();
+    List<Double> sums = new ArrayList<>();
+    for (long second = Math.floorDiv(from + 999, 1_000) * 1_000; second + 1_000 <= to; second += 1_000) {
+      double sum = 0;
+      boolean covered = !instances.isEmpty();
+      for (List<Piece> pieces : instances) {
+        if (pieces.get(0).start() > second || pieces.get(pieces.size() - 1).end() < second + 1_000) {
+          covered = false;
+          break;
+        }
+        for (Piece p : pieces) {
+          sum += p.amountIn(second, second + 1_000);
+        }
+      }
+      if (covered) {
+        sums.add(sum);
+      }
+    }
+    return sums.stream().mapToDouble(Double::doubleValue).toArray();
+  }
 }

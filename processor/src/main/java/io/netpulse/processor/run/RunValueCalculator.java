@@ -43,7 +43,8 @@ final class RunValueCalculator {
   /**
    * A figure's stand-in when the tools were stopped before printing one: the sum over instances of each one's
    * mean interim rate over the measuring window, i.e. the mean of the per-second sums; for a printed figure
-   * ({@code sum} false) that sum divided by the instances, as its figures would be averaged.
+   * ({@code sum} false) that sum divided by the instances, as its figures would be averaged. Its precision is that of
+   * the window's whole per-second sums (scale-free: the same for the sum and the average).
    */
   private static Optional<RunValue> interimValue(String run, RepetitionState rep, Metric rule,
       List<Sample> interim, boolean sum) {
@@ -58,7 +59,7 @@ final class RunValueCalculator {
     boolean oneHost = interim.stream().allMatch(s -> java.util.Objects.equals(s.host(), first.host()));
     double value = sum ? total.value().getAsDouble() : total.value().getAsDouble() / total.instances();
     return Optional.of(runValue(run, rep, rule, value, oneHost ? first.host() : null, null, total.instances(),
-        null));
+        precision(InterimRates.secondSums(interim, rep.start, rep.end))));
   }
 
   /**
@@ -133,8 +134,12 @@ final class RunValueCalculator {
    * correlated (then no half-width is honest).
    */
   static Double precision(List<Sample> series) {
-    double[] xs = series.stream().sorted(java.util.Comparator.comparingLong(Sample::ts))
-        .mapToDouble(Sample::value).toArray();
+    return precision(series.stream().sorted(java.util.Comparator.comparingLong(Sample::ts))
+        .mapToDouble(Sample::value).toArray());
+  }
+
+  /** The same of a series' values, oldest first (a value of interim lines: its window's per-second sums). */
+  static Double precision(double[] xs) {
     if (xs.length < PrecisionJudge.MIN_SAMPLES) {
       return null;
     }

@@ -301,6 +301,16 @@ class SteadyProcessorPrecisionTest {
       assertThat(e.precision()).isLessThanOrEqualTo(0.05);
       assertThat(e.value()).isBetween(19_000.0, 23_000.0); // the tools' whole-run figures sum to 20,946.66
       assertThat(e.endTs()).as("a summed second is exact: it ends at its stamp").isEqualTo(e.ts());
+      // the window ends there: the repetition's value, made of the same lines (the stopped netperfs printed no
+      // figure), has the verdict's precision, from the window's per-second sums
+      whole.runs.pipeInput("run-crr", Json.bytes(RunEvent.ofRepetition("run-crr", "plan-i", "new_connections", 1,
+          Phase.STOPPING, e.endTs(), null, "new_connections", "sut", null).inExecution("plan-i-1", fivePercent)
+          .withPlanned(planned).withStopReason(RunEvent.STOP_PRECISE)), e.endTs());
+      whole.phase("run-crr", "new_connections", Phase.DONE, e.endTs() + 1_000, fivePercent, planned);
+      io.netpulse.common.event.ResultEvent result = whole.results.readValuesToList().stream()
+          .filter(r -> r.metric().equals("connections_per_s")).reduce((a, b) -> b).orElseThrow();
+      assertThat(result.stops().get(1).reason()).isEqualTo(RunEvent.STOP_PRECISE);
+      assertThat(result.stops().get(1).precision()).as("%s", result.stops()).isCloseTo(e.precision(), within(1e-9));
     }
   }
 }
