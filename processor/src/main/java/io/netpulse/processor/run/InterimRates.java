@@ -67,12 +67,13 @@ final class InterimRates {
    * the window its lines cover (its last line may end a little before the window when its client was stopped
    * at the window's end). Equals the mean of the per-second sums when every instance covers the window.
    *
+   * @param byInstance each instance's pieces ({@link #pieces})
    * @return the sum and the number of instances that covered some of the window; empty when none did
    */
-  static Sum windowSum(List<Sample> samples, long from, long to) {
+  static Sum windowSum(Map<String, List<Piece>> byInstance, long from, long to) {
     double total = 0;
     int instances = 0;
-    for (List<Piece> pieces : pieces(samples).values()) {
+    for (List<Piece> pieces : byInstance.values()) {
       if (pieces.isEmpty()) {
         continue;
       }
@@ -96,10 +97,10 @@ final class InterimRates {
   /**
    * The per-second sums over instances of the whole (epoch) seconds in [from, to) that every instance's lines cover,
    * oldest first: the series the precision stop judged ({@link InterimSeconds} sums the same pieces the same way),
-   * for the precision of the value made of them.
+   * for the precision of the value made of them. {@code byInstance}: as {@link #windowSum} takes them.
    */
-  static double[] secondSums(List<Sample> samples, long from, long to) {
-    List<List<Piece>> instances = pieces(samples).values().stream().filter(p -> !p.isEmpty()).toList();
+  static double[] secondSums(Map<String, List<Piece>> byInstance, long from, long to) {
+    List<List<Piece>> instances = byInstance.values().stream().filter(p -> !p.isEmpty()).toList();
     List<Double> sums = new ArrayList<>();
     for (long second = Math.floorDiv(from + 999, 1_000) * 1_000; second + 1_000 <= to; second += 1_000) {
       double sum = 0;

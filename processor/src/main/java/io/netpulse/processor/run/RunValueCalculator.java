@@ -51,7 +51,8 @@ final class RunValueCalculator {
     if (interim.isEmpty()) {
       return Optional.empty();
     }
-    InterimRates.Sum total = InterimRates.windowSum(interim, rep.start, rep.end);
+    Map<String, List<InterimRates.Piece>> pieces = InterimRates.pieces(interim);
+    InterimRates.Sum total = InterimRates.windowSum(pieces, rep.start, rep.end);
     if (total.value().isEmpty() || sum && rep.clients != null && total.instances() < rep.clients) {
       return Optional.empty(); // a sum without some instance's share is no value of the test: none rather than low
     }
@@ -59,7 +60,7 @@ final class RunValueCalculator {
     boolean oneHost = interim.stream().allMatch(s -> java.util.Objects.equals(s.host(), first.host()));
     double value = sum ? total.value().getAsDouble() : total.value().getAsDouble() / total.instances();
     return Optional.of(runValue(run, rep, rule, value, oneHost ? first.host() : null, null, total.instances(),
-        precision(InterimRates.secondSums(interim, rep.start, rep.end))));
+        precision(InterimRates.secondSums(pieces, rep.start, rep.end))));
   }
 
   /**

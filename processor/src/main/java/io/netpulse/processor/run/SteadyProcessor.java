@@ -240,15 +240,10 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     Set<String> live = new HashSet<>();
     for (KeyValueStore<String, ?> store : List.of(windows, interims, judges)) {
       try (KeyValueIterator<String, ?> it = store.all()) {
-        it.forEachRemaining(kv -> live.add(runOf(kv.key)));
+        it.forEachRemaining(kv -> live.add(StoreEviction.runOf(kv.key)));
       }
     }
-    StoreEviction.deleteWhere(plans, (key, e) -> e.ts() < horizon && !live.contains(runOf(key)));
+    StoreEviction.deleteWhere(plans, (key, e) -> e.ts() < horizon && !live.contains(StoreEviction.runOf(key)));
   }
 
-  /** The run of a store key: keys are the run, or the run and more after U+0001. */
-  private static String runOf(String key) {
-    int sep = key.indexOf(SEP);
-    return sep < 0 ? key : key.substring(0, sep);
-  }
 }

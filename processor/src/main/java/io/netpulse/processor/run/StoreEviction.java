@@ -36,8 +36,7 @@ final class StoreEviction {
     try (KeyValueIterator<String, Sample> it = samples.all()) {
       while (it.hasNext()) {
         KeyValue<String, Sample> kv = it.next();
-        int sep = kv.key.indexOf(SEP);
-        String run = sep < 0 ? kv.key : kv.key.substring(0, sep);
+        String run = runOf(kv.key);
         Optional<Collection<RepetitionState>> reps =
             runs.computeIfAbsent(run, r -> Optional.ofNullable(repetitionsOfRun.apply(r)));
         long ts = kv.value.ts();
@@ -49,6 +48,12 @@ final class StoreEviction {
       }
     }
     old.forEach(samples::delete);
+  }
+
+  /** The run of a per-run store's key: keys are the run, or the run and more after U+0001. */
+  static String runOf(String key) {
+    int sep = key.indexOf(SEP);
+    return sep < 0 ? key : key.substring(0, sep);
   }
 
   /** Deletes every entry whose value {@code expired} accepts (keys collected first: no deleting under an open iterator). */
