@@ -48,16 +48,22 @@ public final class LinkCap implements AutoCloseable {
     }
 
     /**
-     * Caps what {@code host} receives at {@code rate} after a burst credit, as burstable cloud instance types sell
-     * it: a bucket of {@code burst} bytes (e.g. {@code 60mb}) that traffic above the rate drains, at most at
+     * Caps what {@code host} sends at {@code rate} after a burst credit, as burstable cloud instance types sell it: a
+     * bucket of {@code burst} bytes (e.g. {@code 60mb}) that traffic above the rate drains, at most at
      * {@code peakrate}. A sender offering more than the peak gets the peak for burst / (peak - rate) seconds, then
      * the rate: {@code 8mbit}, {@code 24mbit} and {@code 60mb} give 30 s at 24 Mbit/s.
+     *
+     * <p>On the sender's own interface, not the receiver's bridge port: there its sockets are held back by the full
+     * qdisc and the flood is not dropped. Into the receiver, a flood offering 20 times the rate (64-byte UDP after the
+     * credit) had the qdisc drop 95 % of whatever went to it, the launcher's SSH segments too: the SUT's session
+     * stalled in retransmission backoff, its keepalives went unanswered, and its sar stream was cut 20 s after the
+     * credit ran out (the repetition then failed: its sampler ended before the window did).
      */
-    public static LinkCap intoWithCredit(TestHosts hosts, NetHost host, String rate, String peakrate, String burst) {
+    public static LinkCap outOfWithCredit(TestHosts hosts, NetHost host, String rate, String peakrate, String burst) {
         if (!SIZE.matcher(burst).matches()) {
             throw new IllegalArgumentException("tbf burst must be a number and kb or mb, got '" + burst + "'");
         }
-        return new LinkCap(hosts.network(), null, host.bridgePort(), checked(rate),
+        return new LinkCap(hosts.network(), host, host.iface(), checked(rate),
             List.of("burst", burst, "peakrate", checked(peakrate), "mtu", "1600")).apply();
     }
 

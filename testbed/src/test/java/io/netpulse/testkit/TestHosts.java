@@ -301,6 +301,53 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
         return workDir.resolve(host.name()).resolve("sshd.log");
     }
 
+    /**
+     * Kills (SIGKILL) the processes of {@code host} named {@code executable} (as ps shows it, e.g. {@code sar}): a
+     * tool a launcher started there, killed as a crash or the OOM killer would. Only processes in this host's own
+     * network namespace, which this class made (a launcher's batch starts its tools in sessions of their own, so they
+     * are no longer sshd's descendants).
+     *
+     * @return the PIDs killed
+     */
+    public List<Long> kill(NetHost host, String executable) {
+        List<Long> killed = new ArrayList<>();
+        running(host, executable).forEach(p -> {
+            if (p.destroyForcibly()) {
+                killed.add(p.pid());
+            }
+        });
+        return killed;
+    }
+
+    /** The processes of {@code host} (those in its network namespace) named {@code executable}. */
+    public List<ProcessHandle> running(NetHost host, String executable) {
+        network();
+        String pids;
+        try {
+            Process p = new ProcessBuilder("ip", "netns", "pids", host.namespace()).redirectErrorStream(true).start();
+            pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list the processes of " + host.name() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+        // by the name ps shows (/proc/PID/comm): Debian's sar is /usr/bin/sar.sysstat behind an alternatives link
+        return pids.lines().map(String::strip).filter(l -> l.matches("\\d+"))
+                .filter(pid -> executable.equals(comm(pid)))
+                .map(pid -> ProcessHandle.of(Long.parseLong(pid))).flatMap(java.util.Optional::stream)
+                .toList();
+    }
+
+    private static String comm(String pid) {
+        try {
+            return Files.readString(Path.of("/proc", pid, "comm")).strip();
+        } catch (IOException gone) {
+            return null; // exited meanwhile
+        }
+    }
+
     /** Runs a command in the host (via ip netns exec, not SSH), 30 s at most; returns stdout. */
     public String exec(NetHost host, String... command) {
         return network().run(host, List.of(command), Duration.ofSeconds(30));

@@ -85,7 +85,8 @@ class PrecisionStopEndToEndTest {
    * credit, as docs/steady-state.md says to set it on burstable types), the repetition stops precise on the sustained
    * rate, judged from after the credit ran out, not on the burst. The sustained rate is the cap's own: tbf counts a
    * 64-byte UDP datagram's whole frame, 64 + 8 + 20 + 14 bytes, so 8 Mbit/s is 9,434 packets/s (as FidelityBedTest's
-   * by-hand runs read through it).
+   * by-hand runs read through it). The credit is on the peer's sending link (see LinkCap.outOfWithCredit for why not
+   * on the SUT's receiving one).
    */
   @Test
   void aBurstCreditIsNotReportedAsTheRateAndTheStopIsPreciseOnTheSustainedRate() throws Exception {
@@ -98,7 +99,7 @@ class PrecisionStopEndToEndTest {
         steady: { criterion: precision, precision: 1%, min_measure: 40s }""",
         "{ type: rx_pps, tool: iperf3, streams: 2, duration: 150s }");
     RunEndToEndTest.Run run;
-    try (LinkCap cap = LinkCap.intoWithCredit(HOSTS, HOSTS.sut(), "8mbit", "24mbit", "60mb")) {
+    try (LinkCap cap = LinkCap.outOfWithCredit(HOSTS, HOSTS.peer(), "8mbit", "24mbit", "60mb")) {
       run = RunEndToEndTest.run(plan, SharedPipeline.get().runArgs());
     }
     assertThat(run.exit()).as(run.stderr()).isZero();

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * One plan with a fault per test — an unreachable host, a key the host refuses, a host key that
  * changed, a missing tool, a port already taken — and one healthy test: each fault gives a message
  * naming the host and what to do, its repetitions are FAILED on {@code runs} with the reason, the
- * healthy test still gives its result, the run exits 1, and nothing it started is left running.
+ * healthy test still gives its result, the run exits 1, and nothing it started is left running. And a fault during
+ * the traffic: a sampler killed mid-window.
  */
 @Tag("root")
 class RunFaultsTest {
@@ -84,7 +85,7 @@ class RunFaultsTest {
 
       Matcher execution = EXECUTION.matcher(r.stderr());
       assertThat(execution.find()).as(r.stderr()).isTrue();
-      Map<String, String> failed = failedRuns(pipeline.bootstrapServers(), execution.group(1));
+      Map<String, String> failed = failedRuns(pipeline.bootstrapServers(), execution.group(1), "healthy", 5);
       assertThat(failed.keySet()).containsExactlyInAnyOrder("unreachable", "wrong-key", "changed-key", "missing-tool",
           "port-taken");
       assertThat(failed.get("unreachable")).contains("host ghost");
@@ -95,6 +96,61 @@ class RunFaultsTest {
     RunEndToEndTest.assertNothingLeft(HOSTS);
   }
 
+  /**
+   * A sampler that ends mid-window (here sar, killed on the SUT as a crash would; in the wild, an SSH session cut by
+   * a flood into the SUT) took the window's later seconds with it: its repetition fails, saying which sampler ended
+   * and when, instead of being valued on the seconds that came. The result, the runs topic and the next test say so.
+   */
+  @Test
+  void aSamplerThatEndsMidWindowFailsItsRepetitionNotItsRun() throws Exception {
+    SharedPipeline pipeline = SharedPipeline.get();
+    Path plan = TestPlans.write(dir, HOSTS, "sampler-lost", "repetitions: 1\nstop: fixed\nwarmup: 0s",
+        "{ type: rx_bandwidth, name: sar-killed, streams: 1, duration: 10s }",
+        "{ type: latency, name: after, duration: 1s, ping_count: 2 }");
+    List<Long> killed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicReference<RuntimeException> killerFailed =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread killer = new Thread(() -> {
+      try {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        // sar runs from the repetition's start, the 10 s of traffic a moment later: killed about 5 s in
+        while (System.nanoTime() < deadline && HOSTS.running(HOSTS.sut(), "sar").isEmpty()) {
+          Thread.sleep(100);
+        }
+        Thread.sleep(5_000);
+        killed.addAll(HOSTS.kill(HOSTS.sut(), "sar"));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException e) {
+        killerFailed.set(e);
+      }
+    }, "sar-killer");
+    killer.start();
+    RunEndToEndTest.Run r;
+    try {
+      r = RunEndToEndTest.run(plan, pipeline.runArgs("--result-timeout=30"));
+    } finally {
+      killer.interrupt();
+      killer.join();
+    }
+    assertThat(killerFailed.get()).isNull();
+    assertThat(killed).as("sar killed on the SUT").isNotEmpty();
+    assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+    Map<String, JsonNode> byTest = new HashMap<>();
+    Json.mapper().readTree(r.stdout()).forEach(n -> byTest.merge(n.path("test").asText(), n, (a, b) -> a.has("error") ? a : b));
+    assertThat(byTest.get("sar-killed").path("mean").isMissingNode() || byTest.get("sar-killed").path("mean").isNull())
+        .as("no value from the seconds before the kill: %s", byTest.get("sar-killed")).isTrue();
+    assertThat(byTest.get("sar-killed").path("failedRepetitions").path("1").asText()).as(r.stdout())
+        .startsWith("host sut: sampler").contains("sar").contains("before its window closed");
+    assertThat(byTest.get("after").path("mean").asDouble()).as("the next test runs: %s", r.stdout()).isPositive();
+    Matcher execution = EXECUTION.matcher(r.stderr());
+    assertThat(execution.find()).as(r.stderr()).isTrue();
+    Map<String, String> failed = failedRuns(pipeline.bootstrapServers(), execution.group(1), "after", 1);
+    assertThat(failed.keySet()).containsExactly("sar-killed");
+    assertThat(failed.get("sar-killed")).contains("sampler").contains("ended");
+    RunEndToEndTest.assertNothingLeft(HOSTS);
+  }
+
   private static String error(Map<String, JsonNode> byTest, String test) {
     JsonNode n = byTest.get(test);
     assertThat(n).as(test).isNotNull();
@@ -102,10 +158,10 @@ class RunFaultsTest {
   }
 
   /** Test name → reason of its FAILED lifecycle event, in {@code execution} (the shared topics hold others'). */
-  private static Map<String, String> failedRuns(String bootstrap, String execution) {
+  private static Map<String, String> failedRuns(String bootstrap, String execution, String doneTest, int failures) {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(ConsumerConfig.GROUP_ID_CONFIG, "faults-test");
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, "faults-test-" + execution);
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     Map<String, String> failed = new HashMap<>();
     try (KafkaConsumer<String, RunEvent> c = new KafkaConsumer<>(p, new StringDeserializer(),
@@ -119,8 +175,8 @@ class RunFaultsTest {
             all.add(rec.value());
           }
         });
-        if (all.stream().anyMatch(e -> "healthy".equals(e.test()) && e.phase() == RunEvent.Phase.DONE)
-            && all.stream().filter(e -> e.phase() == RunEvent.Phase.FAILED).count() >= 5) {
+        if (all.stream().anyMatch(e -> doneTest.equals(e.test()) && e.phase() == RunEvent.Phase.DONE)
+            && all.stream().filter(e -> e.phase() == RunEvent.Phase.FAILED).count() >= failures) {
           break;
         }
       }

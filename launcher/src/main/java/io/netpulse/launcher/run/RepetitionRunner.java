@@ -187,6 +187,10 @@ final class RepetitionRunner {
           }
         }
       });
+      RemoteFailure lost = SamplerLoss.of(samplers, began);
+      if (lost != null) {
+        throw lost;
+      }
       // clients that ran to their end (a fixed stop, or a precision stop that reached the duration) printed figures
       boolean stoppedEarly = schedule.shape().steadyStop()
           && (!schedule.shape().precision() || marks.steadyAfter() >= 0);

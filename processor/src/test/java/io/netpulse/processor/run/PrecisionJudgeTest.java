@@ -177,6 +177,28 @@ class PrecisionJudgeTest {
   }
 
   @Test
+  void theSecondsBetweenACreditAndTheCapAreNotKeptWithTheCap() {
+    // sar's second in which the credit ran out holds part of each level (recorded: 28.3k, 18,167, then 9,434-9,436):
+    // the cut at the change point, and if one such second stays, the next level-shift check, leave the mean the cap's
+    // to well within the precision, min_measure after the credit
+    for (double[] between : new double[][] {{15_000}, {20_500}, {25_000}, {12_000}, {24_000, 14_000},
+        {26_000, 18_000, 11_000}}) {
+      PrecisionJudge judge = new PrecisionJudge();
+      Random random = new Random(23);
+      PrecisionJudge.Verdict precise = null;
+      for (int i = 0; i < 150 && precise == null; i++) {
+        double x = i < 33 ? 28_300 * (1 + 0.005 * random.nextGaussian())
+            : i < 33 + between.length ? between[i - 33] : 9_434 * (1 + 0.0001 * random.nextGaussian());
+        precise = judge.add(T0 + (i + 1) * 1_000L, x, 0.01, 40_000);
+      }
+      assertThat(precise).as("precise after seconds %s between the levels", Arrays.toString(between)).isNotNull();
+      assertThat(precise.mean()).as("%s", Arrays.toString(between))
+          .isCloseTo(9_434, org.assertj.core.data.Percentage.withPercentage(0.5));
+      assertThat((precise.ts() - T0) / 1_000).as("%s", Arrays.toString(between)).isLessThanOrEqualTo(95L);
+    }
+  }
+
+  @Test
   void theChangePointOfAStepIsTheStepAndOfNoiseSomewhere() {
     Random random = new Random(2);
     assertThat(PrecisionJudge.changePoint(step(random, 60, 41, 28_300, 9_434))).isEqualTo(41);
