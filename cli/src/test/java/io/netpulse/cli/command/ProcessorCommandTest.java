@@ -51,8 +51,12 @@ class ProcessorCommandTest {
     try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
       closedPort = s.getLocalPort();
     }
+    // the admin calls' timeout the connection's settings give (30 s without): the test need not wait 30 s for no one
+    // (request.timeout.ms too: the admin client refuses a default.api.timeout.ms below it)
+    Path settings = Files.writeString(dir.resolve("kafka.properties"),
+        "default.api.timeout.ms=5000\nrequest.timeout.ms=5000\n");
     Process p = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "processor",
+        Main.class.getName(), "processor", "--kafka-config", settings.toString(),
         "--bootstrap-servers", "127.0.0.1:" + closedPort, "--data-dir", dir.toString()))
         .redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile()).start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("exits by itself").isTrue();

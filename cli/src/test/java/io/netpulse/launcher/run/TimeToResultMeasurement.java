@@ -94,7 +94,8 @@ class TimeToResultMeasurement {
     }
     Suite steady = suites.get("steady");
     Suite fixed = suites.get("fixed");
-    String table = table(steady, fixed, scale);
+    String table = table(steady, fixed, String.format(Locale.ROOT,
+        "Time to result, %s, scale %s, repetitions 3, steady window 5s spread 5%% rise 0.5%%", Instant.now(), scale));
     System.out.println(table);
     Files.writeString(out.resolve("table.md"), table);
 
@@ -120,10 +121,10 @@ class TimeToResultMeasurement {
     return by;
   }
 
-  static String table(Suite steady, Suite fixed, double scale) {
+  /** The per-metric comparison of the two suites and their wall times, under {@code title}. */
+  static String table(Suite steady, Suite fixed, String title) {
     StringBuilder t = new StringBuilder();
-    t.append(String.format(Locale.ROOT, "Time to result, %s, scale %s, repetitions 3, steady window 5s spread 5%% rise 0.5%%%n%n",
-        Instant.now(), scale));
+    t.append(title).append("\n\n");
     t.append("| test / metric | unit | steady mean | fixed mean | steady − fixed | fixed 95 % CI | steady 95 % CI |\n");
     t.append("|---|---|---:|---:|---:|---:|---:|\n");
     List<Double> diffs = new ArrayList<>();

@@ -62,7 +62,10 @@ public final class DryRun {
     out.println("prepare: " + describe(plan.prepare()));
     for (TestProcedure p : procedures) {
       TestSpec t = p.test();
-      out.printf("%n%s: %d stream(s), tools run %ds%s%n", t.label(), p.streams(), p.toolSeconds(),
+      String own = p.clients().stream().filter(c -> c.runsSeconds() > 0)
+          .map(c -> c.tool() + " " + c.runsSeconds() + "s").distinct().collect(java.util.stream.Collectors.joining(", "));
+      out.printf("%n%s: %d stream(s), tools run %ds%s%s%n", t.label(), p.streams(), p.toolSeconds(),
+          own.isEmpty() ? "" : " (" + own + ", one stage after the other)",
           p.irqAffinity() == null ? "" : ", IRQs matching '" + p.irqAffinity().match() + "' bound to CPUs "
               + p.irqAffinity().firstCpu() + " step " + p.irqAffinity().cpuStep() + " (restored afterwards)");
       out.printf("  run events: type %s, sut %s%s; results under %s/EXECUTION/%s/METRIC%n", t.type().yamlName(),

@@ -7,21 +7,23 @@ package io.netpulse.launcher.procedure;
  * client that never ends by itself (c1000k's holds its connections forever), so its stage lasts the test's
  * time and it is then stopped like a server. {@code readyLine}: a client that floods a path its peers share, and
  * that has set up once its stdout has this text; such clients are started one at a time, each paused until the
- * last has set up (null: released together with the others).
+ * last has set up (null: released together with the others). {@code runsSeconds}: how long the client runs by itself
+ * when that is not the test's time (qperf runs each of its tests for -t seconds, ping one reply a second); 0: the
+ * test's time.
  */
 public record HostCommand(String host, Role role, String tool, int instance, int stage, RemoteCommand command,
-    boolean untilStopped, String readyLine) {
+    boolean untilStopped, String readyLine, long runsSeconds) {
 
   public static HostCommand sampler(String host, String tool, RemoteCommand command) {
-    return new HostCommand(host, Role.SAMPLER, tool, 0, 0, command, true, null);
+    return new HostCommand(host, Role.SAMPLER, tool, 0, 0, command, true, null, 0);
   }
 
   public static HostCommand server(String host, String tool, int instance, RemoteCommand command) {
-    return new HostCommand(host, Role.SERVER, tool, instance, 0, command, true, null);
+    return new HostCommand(host, Role.SERVER, tool, instance, 0, command, true, null, 0);
   }
 
   public static HostCommand client(String host, String tool, int instance, RemoteCommand command) {
-    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, false, null);
+    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, false, null, 0);
   }
 
   /**
@@ -30,15 +32,20 @@ public record HostCommand(String host, Role role, String tool, int instance, int
    */
   public static HostCommand floodingClient(String host, String tool, int instance, RemoteCommand command,
       String readyLine) {
-    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, false, readyLine);
+    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, false, readyLine, 0);
   }
 
   /** A client that runs until it is stopped. */
   public static HostCommand holdingClient(String host, String tool, int instance, RemoteCommand command) {
-    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, true, null);
+    return new HostCommand(host, Role.CLIENT, tool, instance, 1, command, true, null, 0);
   }
 
   public HostCommand inStage(int stage) {
-    return new HostCommand(host, role, tool, instance, stage, command, untilStopped, readyLine);
+    return new HostCommand(host, role, tool, instance, stage, command, untilStopped, readyLine, runsSeconds);
+  }
+
+  /** This client, running {@code seconds} by itself rather than the test's time. */
+  public HostCommand runsFor(long seconds) {
+    return new HostCommand(host, role, tool, instance, stage, command, untilStopped, readyLine, seconds);
   }
 }

@@ -44,6 +44,11 @@ class Seed000CommandsTest {
         "ping [server端服务器ip地址] -c 120", "[server端服务器ip地址]", sut).cLocale());
     assertThat(p.clients()).extracting(HostCommand::host, HostCommand::stage)
         .containsExactly(org.assertj.core.groups.Tuple.tuple("peer", 1), org.assertj.core.groups.Tuple.tuple("peer", 2));
+    // how long each runs by itself, which the launcher waits for before calling it hung: qperf's -t 60 is each of its
+    // two tests' time (the seed's plan failed every repetition when qperf was given 60 s + slack), ping a reply a
+    // second
+    assertThat(p.toolSeconds()).isEqualTo(60);
+    assertThat(p.clients()).extracting(HostCommand::runsSeconds).containsExactly(120L, 120L);
   }
 
   @Test

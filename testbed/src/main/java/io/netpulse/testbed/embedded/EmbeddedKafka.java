@@ -17,6 +17,7 @@ import java.util.concurrent.TimeoutException;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -134,10 +135,24 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /** Creates missing netpulse topics on any cluster; replication ≤ 0 means the broker's default. */
+  /** The connection's {@code default.api.timeout.ms} when its settings have one, else {@code otherwise}. */
+  static int apiTimeoutMs(KafkaConnection kafka, int otherwise) {
+    String set = kafka.clientProperties().getProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+    if (set == null) {
+      return otherwise;
+    }
+    try {
+      return Math.max(1, Integer.parseInt(set.strip()));
+    } catch (NumberFormatException e) {
+      return otherwise; // the admin client itself refuses it, with the key's name
+    }
+  }
+
   public static void createTopics(KafkaConnection kafka, Topics topics, int partitions, short replication) {
     // the calls' own timeouts, not only get()'s: Admin.close() waits for pending calls, so a call left to its
-    // 60 s default.api.timeout.ms would double the wait on an unreachable cluster
-    int timeoutMs = 30_000;
+    // 60 s default.api.timeout.ms would double the wait on an unreachable cluster; 30 s unless the connection's
+    // settings (--kafka-config) say how long its calls may take
+    int timeoutMs = apiTimeoutMs(kafka, 30_000);
     try (Admin admin = Admin.create(kafka.clientProperties())) {
       Set<String> existing = admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMs)).names()
           .get(timeoutMs + 1_000, TimeUnit.MILLISECONDS);
