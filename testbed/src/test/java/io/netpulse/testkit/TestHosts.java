@@ -319,6 +319,30 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
         return killed;
     }
 
+    /**
+     * Sends {@code signal} (e.g. {@code STOP}, {@code CONT}) to the processes of {@code host} named {@code executable}:
+     * STOP freezes a daemon as an overloaded host's would seem. Same processes as {@link #kill}.
+     *
+     * @return the PIDs signalled
+     */
+    public List<Long> signal(NetHost host, String executable, String signal) {
+        List<Long> pids = running(host, executable).stream().map(ProcessHandle::pid).toList();
+        for (long pid : pids) {
+            try {
+                Process p = new ProcessBuilder("kill", "-s", signal, Long.toString(pid)).redirectErrorStream(true)
+                        .start();
+                p.getInputStream().readAllBytes();
+                p.waitFor();
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot signal " + pid + ": " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return pids;
+    }
+
     /** The processes of {@code host} (those in its network namespace) named {@code executable}. */
     public List<ProcessHandle> running(NetHost host, String executable) {
         network();

@@ -61,6 +61,9 @@ public final class RemoteHost implements AutoCloseable {
   /** The first connection (above) and any further ones, each with the processes started over it. */
   private final List<Lane> lanes = new ArrayList<>();
   private final List<RemoteProcess> processes = new CopyOnWriteArrayList<>();
+  /** Process groups a TERM or KILL could not reach, even over a new connection: maybe still running. */
+  private final java.util.Set<Long> unstopped = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private volatile String unstoppedReason;
   private volatile HostLoad load = HostLoad.UNKNOWN;
 
   /**
@@ -173,11 +176,16 @@ public final class RemoteHost implements AutoCloseable {
 
   /** As {@link #run(String, Duration)} with {@code input} (may be null) as the command's stdin. */
   CommandResult run(String shellText, InputStream input, Duration timeout) throws RemoteFailure {
+    return run(connectionForExec(), shellText, input, timeout);
+  }
+
+  private CommandResult run(SshConnection over, String shellText, InputStream input, Duration timeout)
+      throws RemoteFailure {
     TailBuffer out = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
     TailBuffer err = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
     ChannelExec channel = null;
     try {
-      channel = connectionForExec().exec(shellText, err);
+      channel = over.exec(shellText, err);
       channel.setOutputStream(out, true);
       if (input != null) {
         channel.setInputStream(input, false); // jsch copies it in its own thread, then sends EOF
@@ -350,13 +358,28 @@ public final class RemoteHost implements AutoCloseable {
     for (int from = 0; from < pids.size(); from += MAX_KILL_ARGS) {
       List<String> words = new ArrayList<>(List.of("kill", "-s", signal, "--"));
       pids.subList(from, Math.min(pids.size(), from + MAX_KILL_ARGS)).forEach(p -> words.add("-" + p));
+      List<Long> chunk = pids.subList(from, Math.min(pids.size(), from + MAX_KILL_ARGS));
+      String text = String.join(" ", words) + " 2>&1; true";
       try {
-        CommandResult r = run(String.join(" ", words) + " 2>&1; true", load.scale(KILL_TIMEOUT));
+        CommandResult r = run(text, load.scale(KILL_TIMEOUT));
         if (!r.stdout().isBlank()) {
           LOG.debug("{}: {}: {}", name, String.join(" ", words), r.stdout().strip());
         }
       } catch (RemoteFailure e) {
-        LOG.warn("{}: cannot send {} to {} process groups: {}", name, signal, pids.size(), e.getMessage());
+        // the connection may be wedged (an overloaded host's sshd that never answered a rekey left 112 senders
+        // flooding through the next tests): once more over a connection of its own, which the host's others do
+        // not share, so that closing it takes none of their channels along
+        try (SshConnection fresh = new SshConnection(connection.target())) {
+          run(fresh, text, null, load.scale(KILL_TIMEOUT));
+          LOG.info("{}: sent {} to {} process groups over a new connection (the first failed: {})", name, signal,
+              chunk.size(), e.getMessage());
+        } catch (RemoteFailure again) {
+          LOG.warn("{}: cannot send {} to {} process groups: {}", name, signal, chunk.size(), again.getMessage());
+          if ("KILL".equals(signal) || "TERM".equals(signal)) {
+            unstopped.addAll(chunk);
+            unstoppedReason = again.getMessage();
+          }
+        }
       }
     }
   }
@@ -379,6 +402,21 @@ public final class RemoteHost implements AutoCloseable {
   }
 
   /** Stops this host's processes (2 s grace) and disconnects. */
+  /**
+   * Of {@code which}, those whose process group no TERM or KILL reached (the host unreachable at the time): null when
+   * every stop got through, else a message naming them and how to stop them by hand.
+   */
+  public String unstopped(Collection<RemoteProcess> which) {
+    List<Long> left = which.stream().filter(p -> name.equals(p.host())).map(RemoteProcess::pid)
+        .filter(unstopped::contains).distinct().sorted().toList();
+    if (left.isEmpty()) {
+      return null;
+    }
+    String groups = left.stream().map(p -> "-" + p).collect(java.util.stream.Collectors.joining(" "));
+    return "host " + name + ": " + left.size() + " process group(s) could not be stopped and may still run ("
+        + unstoppedReason + "); stop them on " + name + " with: kill -s KILL -- " + groups;
+  }
+
   @Override
   public void close() {
     try {

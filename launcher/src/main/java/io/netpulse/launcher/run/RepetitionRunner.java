@@ -216,6 +216,11 @@ final class RepetitionRunner {
         irqs.close();
       }
     }
+    String left = unstopped();
+    if (left != null) { // never quietly: they may go on loading the hosts through the next tests
+      ctx.progress().message(left);
+      failure = failure == null ? left : failure + "; " + left;
+    }
     RunEvent.Climb climb = RepetitionClimb.of(test, servers, clients.values());
     try {
       life.end(failure == null ? Phase.DONE : Phase.FAILED, now(), failure, climb);
@@ -425,6 +430,16 @@ final class RepetitionRunner {
   }
 
   /** Stops them host by host, one kill per step on each host, the hosts at once. */
+  /** What of this repetition's processes no stop reached, per host (null: all were). */
+  private String unstopped() {
+    List<RemoteProcess> all = new ArrayList<>(clients.values());
+    all.addAll(servers);
+    all.addAll(samplers);
+    List<String> hosts = all.stream().map(p -> ctx.hosts().host(p.host()).unstopped(all)).filter(m -> m != null)
+        .distinct().toList();
+    return hosts.isEmpty() ? null : String.join("; ", hosts);
+  }
+
   private void stopAll(java.util.Collection<RemoteProcess> processes) {
     Map<String, List<RemoteProcess>> byHost = processes.stream()
         .collect(java.util.stream.Collectors.groupingBy(RemoteProcess::host));
