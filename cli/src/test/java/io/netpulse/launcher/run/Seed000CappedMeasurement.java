@@ -78,20 +78,8 @@ class Seed000CappedMeasurement {
         LinkCap sutOut = LinkCap.outOf(HOSTS, HOSTS.sut(), CAP)) {
       for (String stop : order) {
         Path planDir = Files.createDirectories(dir.resolve(stop));
-        Path plan = TestPlans.write(planDir, HOSTS, "seed-000-capped-" + stop, header(stop),
-            tests().toArray(String[]::new));
-        Instant began = Instant.now();
-        long start = System.nanoTime();
-        RunEndToEndTest.Run run = RunEndToEndTest.run(plan);
-        long wall = (System.nanoTime() - start) / 1_000_000;
-        // kept before any assertion, so the figures of an hour's run are never lost to a later failure
-        Files.writeString(out.resolve(stop + ".json"), run.stdout());
-        Files.writeString(out.resolve(stop + ".stderr.txt"), run.stderr());
-        Files.copy(plan, out.resolve(stop + ".yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        System.out.printf(Locale.ROOT, "%s suite: %s to %s, %.1f s, exit %d%n", stop, began, Instant.now(),
-            wall / 1000.0, run.exit());
-        suites.put(stop, new TimeToResultMeasurement.Suite(stop, wall,
-            TimeToResultMeasurement.byMetric(run.stdout()), run.stdout()));
+        suites.put(stop, TimeToResultMeasurement.runSuite(stop, TestPlans.write(planDir, HOSTS,
+            "seed-000-capped-" + stop, header(stop), tests().toArray(String[]::new)), out));
       }
     }
     TimeToResultMeasurement.Suite steady = suites.get("steady");

@@ -70,7 +70,25 @@ class TimeToResultMeasurement {
   }
 
   /** One suite's outcome: wall time and the JSON entries keyed test/metric. */
-  record Suite(String stop, long wallMillis, Map<String, JsonNode> byMetric, String stdout) {}
+  record Suite(String stop, long wallMillis, Map<String, JsonNode> byMetric, String stdout, int exit, String stderr) {}
+
+  /**
+   * Runs {@code plan} through the CLI and keeps its output, stderr and plan under {@code out} as {@code STOP.json},
+   * {@code STOP.stderr.txt} and {@code STOP.yaml} before anything is asserted: the figures of an hour's run are never
+   * lost to a later failure.
+   */
+  static Suite runSuite(String stop, Path plan, Path out) throws Exception {
+    Instant began = Instant.now();
+    long start = System.nanoTime();
+    RunEndToEndTest.Run run = RunEndToEndTest.run(plan);
+    long wall = (System.nanoTime() - start) / 1_000_000;
+    Files.writeString(out.resolve(stop + ".json"), run.stdout());
+    Files.writeString(out.resolve(stop + ".stderr.txt"), run.stderr());
+    Files.copy(plan, out.resolve(stop + ".yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    System.out.printf(Locale.ROOT, "%s suite: %s to %s, %.1f s, exit %d%n", stop, began, Instant.now(), wall / 1000.0,
+        run.exit());
+    return new Suite(stop, wall, byMetric(run.stdout()), run.stdout(), run.exit(), run.stderr());
+  }
 
   @Test
   void steadyStopGivesTheFixedResultsInLessTime() throws Exception {
@@ -81,16 +99,10 @@ class TimeToResultMeasurement {
     Map<String, Suite> suites = new LinkedHashMap<>();
     for (String stop : order) {
       Path planDir = Files.createDirectories(dir.resolve(stop));
-      Path plan = TestPlans.write(planDir, HOSTS, "ttr-" + stop, header(stop), tests(scale).toArray(String[]::new));
-      long start = System.nanoTime();
-      RunEndToEndTest.Run run = RunEndToEndTest.run(plan);
-      long wall = (System.nanoTime() - start) / 1_000_000;
-      // kept before any assertion, so a figure of a long run is never lost to a later failure
-      Files.writeString(out.resolve(stop + ".json"), run.stdout());
-      Files.writeString(out.resolve(stop + ".stderr.txt"), run.stderr());
-      Files.copy(plan, out.resolve(stop + ".yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      assertThat(run.exit()).as(stop + " suite exit; stderr:\n" + run.stderr()).isZero();
-      suites.put(stop, new Suite(stop, wall, byMetric(run.stdout()), run.stdout()));
+      Suite suite = runSuite(stop, TestPlans.write(planDir, HOSTS, "ttr-" + stop, header(stop),
+          tests(scale).toArray(String[]::new)), out);
+      assertThat(suite.exit()).as(stop + " suite exit; stderr:\n" + suite.stderr()).isZero();
+      suites.put(stop, suite);
     }
     Suite steady = suites.get("steady");
     Suite fixed = suites.get("fixed");
