@@ -64,6 +64,8 @@ public final class RemoteHost implements AutoCloseable {
   /** Process groups a TERM or KILL could not reach, even over a new connection: maybe still running. */
   private final java.util.Set<Long> unstopped = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private volatile String unstoppedReason;
+  /** Set when the run stops everything here (its end, Ctrl-C): a failed stop is then not tried again. */
+  private volatile boolean closing;
   private volatile HostLoad load = HostLoad.UNKNOWN;
 
   /**
@@ -303,6 +305,7 @@ public final class RemoteHost implements AutoCloseable {
 
   /** TERM to every running process group, KILL after {@code grace} to those still running; one kill per step. */
   public void stopAll(Duration grace) {
+    closing = true; // the run's end or its Ctrl-C: no stop is tried again from here on
     stop(processes, grace);
   }
 
@@ -366,6 +369,12 @@ public final class RemoteHost implements AutoCloseable {
           LOG.debug("{}: {}: {}", name, String.join(" ", words), r.stdout().strip());
         }
       } catch (RemoteFailure e) {
+        if (closing || Thread.currentThread().isInterrupted()) {
+          // the run is being stopped (Ctrl-C): its own close ends these connections, and the watchdog of every
+          // process started here kills it when its channel ends; a new connection would only delay the exit
+          LOG.warn("{}: cannot send {} to {} process groups: {}", name, signal, chunk.size(), e.getMessage());
+          continue;
+        }
         // the connection may be wedged (an overloaded host's sshd that never answered a rekey left 112 senders
         // flooding through the next tests): once more over a connection of its own, which the host's others do
         // not share, so that closing it takes none of their channels along
@@ -402,6 +411,17 @@ public final class RemoteHost implements AutoCloseable {
   }
 
   /** Stops this host's processes (2 s grace) and disconnects. */
+  /**
+   * What of {@code processes}, on whichever hosts, no TERM or KILL reached: null when every stop got through, else a
+   * message per host naming them and how to stop them by hand (see {@link #unstopped(Collection)}). Asks the hosts
+   * the processes were started on, so that it also works while the run is being stopped.
+   */
+  public static String unstoppedOf(Collection<RemoteProcess> processes) {
+    List<String> messages = processes.stream().map(RemoteProcess::remoteHost).distinct()
+        .map(h -> h.unstopped(processes)).filter(java.util.Objects::nonNull).toList();
+    return messages.isEmpty() ? null : String.join("; ", messages);
+  }
+
   /**
    * Of {@code which}, those whose process group no TERM or KILL reached (the host unreachable at the time): null when
    * every stop got through, else a message naming them and how to stop them by hand.

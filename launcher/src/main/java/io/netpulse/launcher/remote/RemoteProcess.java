@@ -121,6 +121,10 @@ public final class RemoteProcess {
     return host.name();
   }
 
+  RemoteHost remoteHost() {
+    return host;
+  }
+
   public String label() {
     return label;
   }

@@ -435,9 +435,7 @@ final class RepetitionRunner {
     List<RemoteProcess> all = new ArrayList<>(clients.values());
     all.addAll(servers);
     all.addAll(samplers);
-    List<String> hosts = all.stream().map(p -> ctx.hosts().host(p.host()).unstopped(all)).filter(m -> m != null)
-        .distinct().toList();
-    return hosts.isEmpty() ? null : String.join("; ", hosts);
+    return io.netpulse.launcher.remote.RemoteHost.unstoppedOf(all);
   }
 
   private void stopAll(java.util.Collection<RemoteProcess> processes) {
