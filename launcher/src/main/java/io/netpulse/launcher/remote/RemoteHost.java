@@ -359,9 +359,9 @@ public final class RemoteHost implements AutoCloseable {
   void signalGroups(String signalName, List<Long> pids) {
     String signal = RemoteProcess.checkedSignal(signalName);
     for (int from = 0; from < pids.size(); from += MAX_KILL_ARGS) {
-      List<String> words = new ArrayList<>(List.of("kill", "-s", signal, "--"));
-      pids.subList(from, Math.min(pids.size(), from + MAX_KILL_ARGS)).forEach(p -> words.add("-" + p));
       List<Long> chunk = pids.subList(from, Math.min(pids.size(), from + MAX_KILL_ARGS));
+      List<String> words = new ArrayList<>(List.of("kill", "-s", signal, "--"));
+      chunk.forEach(p -> words.add("-" + p));
       String text = String.join(" ", words) + " 2>&1; true";
       try {
         CommandResult r = run(text, load.scale(KILL_TIMEOUT));
@@ -410,7 +410,6 @@ public final class RemoteHost implements AutoCloseable {
     return one.length() <= 120 ? one : one.substring(0, 117) + "...";
   }
 
-  /** Stops this host's processes (2 s grace) and disconnects. */
   /**
    * What of {@code processes}, on whichever hosts, no TERM or KILL reached: null when every stop got through, else a
    * message per host naming them and how to stop them by hand (see {@link #unstopped(Collection)}). Asks the hosts
@@ -437,6 +436,7 @@ public final class RemoteHost implements AutoCloseable {
         + unstoppedReason + "); stop them on " + name + " with: kill -s KILL -- " + groups;
   }
 
+  /** Stops this host's processes (2 s grace) and disconnects. */
   @Override
   public void close() {
     try {
