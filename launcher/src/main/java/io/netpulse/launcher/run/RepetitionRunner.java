@@ -429,7 +429,6 @@ final class RepetitionRunner {
     return c.tool() + (c.role() == Role.SAMPLER ? "" : "#" + c.instance());
   }
 
-  /** Stops them host by host, one kill per step on each host, the hosts at once. */
   /** What of this repetition's processes no stop reached, per host (null: all were). */
   private String unstopped() {
     List<RemoteProcess> all = new ArrayList<>(clients.values());
@@ -438,6 +437,7 @@ final class RepetitionRunner {
     return io.netpulse.launcher.remote.RemoteHost.unstoppedOf(all);
   }
 
+  /** Stops them host by host, one kill per step on each host, the hosts at once. */
   private void stopAll(java.util.Collection<RemoteProcess> processes) {
     Map<String, List<RemoteProcess>> byHost = processes.stream()
         .collect(java.util.stream.Collectors.groupingBy(RemoteProcess::host));
