@@ -346,22 +346,32 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
     /** The processes of {@code host} (those in its network namespace) named {@code executable}. */
     public List<ProcessHandle> running(NetHost host, String executable) {
         network();
+        // by the name ps shows (/proc/PID/comm): Debian's sar is /usr/bin/sar.sysstat behind an alternatives link
+        return processesIn(host.namespace()).entrySet().stream().filter(e -> executable.equals(e.getValue()))
+                .map(e -> ProcessHandle.of(e.getKey())).flatMap(java.util.Optional::stream).toList();
+    }
+
+    /** PID → name as ps shows it ({@code /proc/PID/comm}) of every process in network namespace {@code namespace}. */
+    public static java.util.Map<Long, String> processesIn(String namespace) {
         String pids;
         try {
-            Process p = new ProcessBuilder("ip", "netns", "pids", host.namespace()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("ip", "netns", "pids", namespace).redirectErrorStream(true).start();
             pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             p.waitFor();
         } catch (IOException e) {
-            throw new IllegalStateException("cannot list the processes of " + host.name() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot list the processes of " + namespace + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return List.of();
+            return java.util.Map.of();
         }
-        // by the name ps shows (/proc/PID/comm): Debian's sar is /usr/bin/sar.sysstat behind an alternatives link
-        return pids.lines().map(String::strip).filter(l -> l.matches("\\d+"))
-                .filter(pid -> executable.equals(comm(pid)))
-                .map(pid -> ProcessHandle.of(Long.parseLong(pid))).flatMap(java.util.Optional::stream)
-                .toList();
+        java.util.Map<Long, String> out = new java.util.LinkedHashMap<>();
+        pids.lines().map(String::strip).filter(l -> l.matches("\\d+")).forEach(pid -> {
+            String comm = comm(pid);
+            if (comm != null) {
+                out.put(Long.parseLong(pid), comm);
+            }
+        });
+        return out;
     }
 
     private static String comm(String pid) {

@@ -124,20 +124,7 @@ class RunEndToEndTest {
   }
 
   static List<String> commandsIn(String namespace) throws Exception {
-    Process pids = new ProcessBuilder("ip", "netns", "pids", namespace).redirectErrorStream(true).start();
-    List<String> out = new java.util.ArrayList<>();
-    for (String pid : new String(pids.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\\s+")) {
-      if (pid.isBlank()) {
-        continue;
-      }
-      try {
-        out.add(java.nio.file.Files.readString(Path.of("/proc", pid, "comm")).strip());
-      } catch (java.io.IOException gone) {
-        // exited meanwhile
-      }
-    }
-    pids.waitFor();
-    return out;
+    return new java.util.ArrayList<>(TestHosts.processesIn(namespace).values());
   }
 
   record Run(int exit, String stdout, String stderr) {

@@ -134,7 +134,6 @@ public final class EmbeddedKafka implements AutoCloseable {
     createTopics(connection(), topics, partitions, (short) 1);
   }
 
-  /** Creates missing netpulse topics on any cluster; replication ≤ 0 means the broker's default. */
   /** The connection's {@code default.api.timeout.ms} when its settings have one, else {@code otherwise}. */
   static int apiTimeoutMs(KafkaConnection kafka, int otherwise) {
     String set = kafka.clientProperties().getProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
@@ -148,6 +147,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
+  /** Creates missing netpulse topics on any cluster; replication ≤ 0 means the broker's default. */
   public static void createTopics(KafkaConnection kafka, Topics topics, int partitions, short replication) {
     // the calls' own timeouts, not only get()'s: Admin.close() waits for pending calls, so a call left to its
     // 60 s default.api.timeout.ms would double the wait on an unreachable cluster; 30 s unless the connection's
