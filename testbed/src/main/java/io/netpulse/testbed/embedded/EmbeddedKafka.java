@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -17,12 +16,7 @@ import java.util.concurrent.TimeoutException;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.CreateTopicsOptions;
-import org.apache.kafka.clients.admin.ListTopicsOptions;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.Feature;
@@ -134,51 +128,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     createTopics(connection(), topics, partitions, (short) 1);
   }
 
-  /** The connection's {@code default.api.timeout.ms} when its settings have one, else {@code otherwise}. */
-  static int apiTimeoutMs(KafkaConnection kafka, int otherwise) {
-    String set = kafka.clientProperties().getProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
-    if (set == null) {
-      return otherwise;
-    }
-    try {
-      return Math.max(1, Integer.parseInt(set.strip()));
-    } catch (NumberFormatException e) {
-      return otherwise; // the admin client itself refuses it, with the key's name
-    }
-  }
-
-  /** Creates missing netpulse topics on any cluster; replication ≤ 0 means the broker's default. */
+  /** Creates missing netpulse topics on any cluster, writable when this returns ({@link TopicCreation}). */
   public static void createTopics(KafkaConnection kafka, Topics topics, int partitions, short replication) {
-    // the calls' own timeouts, not only get()'s: Admin.close() waits for pending calls, so a call left to its
-    // 60 s default.api.timeout.ms would double the wait on an unreachable cluster; 30 s unless the connection's
-    // settings (--kafka-config) say how long its calls may take
-    int timeoutMs = apiTimeoutMs(kafka, 30_000);
-    try (Admin admin = Admin.create(kafka.clientProperties())) {
-      Set<String> existing = admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMs)).names()
-          .get(timeoutMs + 1_000, TimeUnit.MILLISECONDS);
-      List<NewTopic> missing = new ArrayList<>();
-      for (String name : topics.all()) {
-        if (existing.contains(name)) {
-          continue;
-        }
-        NewTopic topic = new NewTopic(name, java.util.Optional.of(partitions),
-            replication > 0 ? java.util.Optional.of(replication) : java.util.Optional.empty());
-        if (topics.isCompacted(name)) {
-          topic.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
-        }
-        missing.add(topic);
-      }
-      if (!missing.isEmpty()) {
-        admin.createTopics(missing, new CreateTopicsOptions().timeoutMs(timeoutMs)).all()
-            .get(timeoutMs + 1_000, TimeUnit.MILLISECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating topics", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException(
-          "cannot create topics on " + kafka.bootstrapServers() + ": " + rootMessage(e), e);
-    }
+    TopicCreation.create(kafka, topics, partitions, replication);
   }
 
   @Override
