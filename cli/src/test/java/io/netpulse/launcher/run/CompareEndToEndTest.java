@@ -112,11 +112,14 @@ class CompareEndToEndTest {
     }
     // ping's one echo a second never fills the cap, but tbf's dequeue still shows in its microseconds: in one CI run
     // 0.0445 ± 0.006 ms through 2 Mbit/s against 0.030 (printed to the microsecond, so a zero spread) through 4, p 0.02.
-    // As for qperf: not worse through the faster link, and no more than a few tens of microseconds apart
+    // As for qperf: not worse through the faster link. And well under a millisecond apart: an echo queued behind
+    // traffic (a sender of the previous test still running) would wait in tbf's 50-ms queue for milliseconds. Not
+    // tighter: one echo delayed by the shared cores moves a two-echo mean by a fraction of a millisecond (a CI run read
+    // 0.027 and 0.499 ms for the two repetitions through 2 Mbit/s, the second run 0.029 and 0.036)
     JsonNode rtt = rows.get("latency/rtt_avg_ms");
     assertThat(rtt.path("verdict").asText()).as(rtt.toString()).isNotEqualTo("worse");
     assertThat(Math.abs(rtt.path("b").path("mean").asDouble() - rtt.path("a").path("mean").asDouble()))
-        .as("ping's round trip through both caps, ms: " + rtt).isLessThan(0.1);
+        .as("ping's round trip through both caps, ms: " + rtt).isLessThan(1.0);
     assertThat(json.out()).contains("\"execution\" : \"" + slow.id() + "\"", "\"execution\" : \"" + fast.id() + "\"");
 
     CliRun gate = CliRun.of("compare", fast.archive().toString(), slow.archive().toString(), "--fail-on-regression",
