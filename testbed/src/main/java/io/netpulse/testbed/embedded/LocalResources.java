@@ -81,13 +81,32 @@ public final class LocalResources {
       java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
       for (int attempt = 0; attempt < 50; attempt++) {
         int port = QUIET_FLOOR + random.nextInt(low - QUIET_FLOOR);
-        if (isFree(port)) {
+        if (isFree(port) && HANDED_OUT.claim(port)) {
           return port;
         }
       }
     }
     return kernelChosenPort();
   }
+
+  /**
+   * Ports this process handed out lately. A port is free when chosen and taken only when its server binds it, so two
+   * choices before either binds could be the same port: the broker's and its controller's, chosen one after the other
+   * (a CI run's broker once failed to bind its client port, "Address already in use", with nothing else running).
+   */
+  private static final class HandedOut {
+    private static final long KEEP_NS = java.util.concurrent.TimeUnit.MINUTES.toNanos(10);
+    private final java.util.Map<Integer, Long> at = new java.util.HashMap<>();
+
+    /** True, and the port remembered, unless it was handed out within the last ten minutes. */
+    synchronized boolean claim(int port) {
+      long now = System.nanoTime();
+      at.values().removeIf(t -> now - t > KEEP_NS);
+      return at.putIfAbsent(port, now) == null;
+    }
+  }
+
+  private static final HandedOut HANDED_OUT = new HandedOut();
 
   /**
    * The first port of this namespace's net.ipv4.ip_local_port_range (the kernel's default 32768 where it cannot be

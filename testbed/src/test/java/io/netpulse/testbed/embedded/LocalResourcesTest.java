@@ -29,6 +29,19 @@ class LocalResourcesTest {
     }
   }
 
+  /**
+   * Ports chosen before their servers bind them are never the same twice (a broker's client and controller ports are
+   * chosen one after the other, then bound): 2,000 choices among the ~22,000 quiet ports would repeat one almost surely
+   * if each were only checked free.
+   */
+  @Test
+  void portsChosenBeforeAnyIsBoundAreAllDifferent() {
+    java.util.Set<Integer> chosen = new java.util.HashSet<>();
+    for (int i = 0; i < 2_000; i++) {
+      assertThat(chosen.add(LocalResources.freePort())).as("choice %d", i).isTrue();
+    }
+  }
+
   @Test
   void aTakenPortIsRefusedNamingTheOption() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
