@@ -302,6 +302,17 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
     }
 
     /**
+     * Waits until a process of {@code host} named {@code executable} runs (a tool the launcher starts there), at most
+     * {@code timeout}: a fault test's moment to strike comes after it.
+     */
+    public void awaitRunning(NetHost host, String executable, java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline && running(host, executable).isEmpty()) {
+            Thread.sleep(100);
+        }
+    }
+
+    /**
      * Kills (SIGKILL) the processes of {@code host} named {@code executable} (as ps shows it, e.g. {@code sar}): a
      * tool a launcher started there, killed as a crash or the OOM killer would. Only processes in this host's own
      * network namespace, which this class made (a launcher's batch starts its tools in sessions of their own, so they

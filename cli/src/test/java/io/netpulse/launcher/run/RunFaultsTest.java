@@ -112,11 +112,8 @@ class RunFaultsTest {
         new java.util.concurrent.atomic.AtomicReference<>();
     Thread killer = new Thread(() -> {
       try {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         // sar runs from the repetition's start, the 10 s of traffic a moment later: killed about 5 s in
-        while (System.nanoTime() < deadline && HOSTS.running(HOSTS.sut(), "sar").isEmpty()) {
-          Thread.sleep(100);
-        }
+        HOSTS.awaitRunning(HOSTS.sut(), "sar", Duration.ofSeconds(60));
         Thread.sleep(5_000);
         killed.addAll(HOSTS.kill(HOSTS.sut(), "sar"));
       } catch (InterruptedException e) {

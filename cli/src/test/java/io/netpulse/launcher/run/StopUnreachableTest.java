@@ -37,10 +37,7 @@ class StopUnreachableTest {
     List<Long> frozen = new CopyOnWriteArrayList<>();
     Thread cut = new Thread(() -> {
       try {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline && HOSTS.running(HOSTS.sut(), "sar").isEmpty()) {
-          Thread.sleep(100);
-        }
+        HOSTS.awaitRunning(HOSTS.sut(), "sar", Duration.ofSeconds(60));
         Thread.sleep(3_000);
         frozen.addAll(HOSTS.signal(HOSTS.sut(), "sshd", "STOP")); // the listener and every connection's
       } catch (InterruptedException e) {

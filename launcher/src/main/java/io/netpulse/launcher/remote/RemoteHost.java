@@ -425,7 +425,7 @@ public final class RemoteHost implements AutoCloseable {
    * Of {@code which}, those whose process group no TERM or KILL reached (the host unreachable at the time): null when
    * every stop got through, else a message naming them and how to stop them by hand.
    */
-  public String unstopped(Collection<RemoteProcess> which) {
+  private String unstopped(Collection<RemoteProcess> which) {
     List<Long> left = which.stream().filter(p -> name.equals(p.host())).map(RemoteProcess::pid)
         .filter(unstopped::contains).distinct().sorted().toList();
     if (left.isEmpty()) {
