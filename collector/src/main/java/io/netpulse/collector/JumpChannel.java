@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class JumpChannel implements Proxy {
 
+  /** Room for the bytes the tunnelled session has not read yet; a full pipe holds up the jump host's session. */
+  private static final int PIPE_BYTES = 256 * 1024;
+
   private final Session via;
   private ChannelDirectTCPIP channel;
   private InputStream in;
@@ -34,8 +37,11 @@ final class JumpChannel implements Proxy {
     channel = (ChannelDirectTCPIP) via.openChannel("direct-tcpip");
     channel.setHost(host);
     channel.setPort(port);
-    // the streams must exist before the channel opens, or the first bytes (the server's banner) are lost
-    in = channel.getInputStream();
+    // the streams must exist before the channel opens, or the first bytes (the server's banner) are lost; not
+    // channel.getInputStream(): see ChannelPipe
+    ChannelPipe pipe = new ChannelPipe(PIPE_BYTES);
+    channel.setOutputStream(pipe.sink(), false); // closed with the channel: the session then reads end of stream
+    in = pipe.source();
     out = channel.getOutputStream();
     try {
       channel.connect(timeout);
