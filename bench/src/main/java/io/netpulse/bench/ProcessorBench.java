@@ -30,7 +30,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * The processor's end-to-end throughput against the raw throughput of the same broker in the same
  * run. Raw: produce the lines to a plain topic, then consume them all. Processor: produce the same
  * lines to {@code lines} while the processor runs, until the processor has committed its offsets for
- * all of them (with exactly-once, that commit comes with its outputs: samples and rates).
+ * all of them (with exactly-once, that commit comes with its outputs: samples and rates). Both move the same records,
+ * blocks of lines as the collector writes them; rates are in lines.
  */
 final class ProcessorBench {
 
@@ -60,9 +61,11 @@ final class ProcessorBench {
 
   private ProcessorBench() {}
 
-  static Result run(Path workDir, int lines, int hosts, int partitions, ProcessorSettings settings,
+  static Result run(Path workDir, int atLeastLines, int hosts, int partitions, ProcessorSettings settings,
       java.io.PrintStream progress) throws Exception {
-    List<SarLineGenerator.Line> data = SarLineGenerator.generate(lines, hosts, System.currentTimeMillis() - 3_600_000);
+    List<SarLineGenerator.Line> data = SarLineGenerator.generate(atLeastLines, hosts,
+        System.currentTimeMillis() - 3_600_000);
+    int lines = SarLineGenerator.lines(data);
     Topics topics = new Topics("bench.");
     try (EmbeddedKafka kafka = EmbeddedKafka.start(workDir.resolve("kafka"), 0)) {
       kafka.createTopics(topics, partitions);
@@ -70,14 +73,15 @@ final class ProcessorBench {
       try (Admin admin = admin(kafka)) {
         admin.createTopics(List.of(new NewTopic(raw, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
       }
-      progress.printf("broker ready; %d sar lines from %d hosts, %d partitions%n", lines, hosts, partitions);
+      progress.printf("broker ready; %d sar lines in %d records (a block per host, source and second) from %d hosts,"
+          + " %d partitions%n", lines, data.size(), hosts, partitions);
       // clients made and connected before the clock starts, on both sides: what is timed is moving the lines
       double rawRate;
       try (KafkaProducer<String, byte[]> producer = producer(kafka);
           KafkaConsumer<String, byte[]> consumer = consumer(kafka, raw, partitions)) {
         long t0 = System.nanoTime();
         produce(producer, raw, data);
-        consumeAll(consumer, lines);
+        consumeAll(consumer, data.size());
         rawRate = lines / ((System.nanoTime() - t0) / 1e9);
       }
       progress.printf("raw produce-then-consume: %.0f lines/s%n", rawRate);
@@ -148,7 +152,7 @@ final class ProcessorBench {
     long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
     while (n < expected) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("raw consumer read " + n + " of " + expected + " lines in 5 min");
+        throw new IllegalStateException("raw consumer read " + n + " of " + expected + " records in 5 min");
       }
       n += c.poll(Duration.ofMillis(200)).count();
     }

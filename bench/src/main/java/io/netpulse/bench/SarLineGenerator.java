@@ -19,8 +19,8 @@ import java.util.Random;
  */
 final class SarLineGenerator {
 
-  /** A record ready to produce. */
-  record Line(String host, byte[] value) {}
+  /** A record ready to produce: a block of {@code lines} lines of one source, as the collector writes it. */
+  record Line(String host, byte[] value, int lines) {}
 
   /** One line of one source. */
   record SourceLine(String source, String text) {}
@@ -78,23 +78,35 @@ final class SarLineGenerator {
   }
 
   /**
-   * At least {@code lines} lines of {@code hosts} hosts, second after second from {@code startMs}, as LineEvent
-   * JSON keyed by host (an ss -s block every 10 s per host).
+   * At least {@code lines} lines of {@code hosts} hosts, second after second from {@code startMs}, keyed by host, as
+   * the collector ships them: one LineBlock per host, source and second (an ss -s block every 10 s per host).
    */
   static List<Line> generate(int lines, int hosts, long startMs) {
     SarLineGenerator gen = new SarLineGenerator(hosts, 42);
-    List<Line> out = new ArrayList<>(lines + 16 * hosts);
+    List<Line> out = new ArrayList<>(lines / 4 + 2 * hosts);
     long[] seq = new long[hosts * 2];
-    for (long second = 0; out.size() < lines; second++) {
+    int total = 0;
+    for (long second = 0; total < lines; second++) {
       long ts = startMs + second * 1000;
-      for (int h = 0; h < hosts && out.size() < lines; h++) {
+      for (int h = 0; h < hosts && total < lines; h++) {
         String name = "bench-host-" + h;
+        java.util.Map<String, List<LineEvent>> bySource = new java.util.LinkedHashMap<>();
         for (SourceLine l : gen.second(h, ts, (second + h) % 10 == 0)) {
           int stream = h * 2 + (l.source().equals(Sources.SAR_DEV) ? 0 : 1);
-          out.add(new Line(name, Json.bytes(LineEvent.of(name, l.source(), null, seq[stream]++, ts + 300, l.text()))));
+          bySource.computeIfAbsent(l.source(), k -> new ArrayList<>())
+              .add(LineEvent.of(name, l.source(), null, seq[stream]++, ts + 300, l.text()));
+        }
+        for (List<LineEvent> block : bySource.values()) {
+          out.add(new Line(name, Json.bytes(io.netpulse.common.event.LineBlock.of(block)), block.size()));
+          total += block.size();
         }
       }
     }
     return out;
+  }
+
+  /** The lines in {@code records}. */
+  static int lines(List<Line> records) {
+    return records.stream().mapToInt(Line::lines).sum();
   }
 }

@@ -92,15 +92,7 @@ final class ChannelPipe {
 
     @Override
     public void close() {
-      lock.lock();
-      try {
-        sourceClosed = true;
-        count = 0;
-        writable.signalAll();
-        readable.signalAll();
-      } finally {
-        lock.unlock();
-      }
+      closeEnd(true);
     }
   }
 
@@ -141,14 +133,24 @@ final class ChannelPipe {
 
     @Override
     public void close() {
-      lock.lock();
-      try {
+      closeEnd(false);
+    }
+  }
+
+  /** Closes one end and wakes whoever waits on the other; the reader's close drops what it has not read. */
+  private void closeEnd(boolean source) {
+    lock.lock();
+    try {
+      if (source) {
+        sourceClosed = true;
+        count = 0;
+      } else {
         sinkClosed = true;
-        readable.signalAll();
-        writable.signalAll();
-      } finally {
-        lock.unlock();
       }
+      readable.signalAll();
+      writable.signalAll();
+    } finally {
+      lock.unlock();
     }
   }
 

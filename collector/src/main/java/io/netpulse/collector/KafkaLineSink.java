@@ -1,6 +1,7 @@
 package io.netpulse.collector;
 
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.netpulse.common.event.LineBlock;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.json.JsonSerde;
 import io.netpulse.common.kafka.KafkaConnection;
@@ -30,6 +31,7 @@ import org.slf4j.LoggerFactory;
  * Sends lines to the {@code lines} topic keyed by host: idempotent, acks=all, in order. {@link #send} never blocks
  * the reader: lines go to a {@link LineBuffer} (memory, then a bounded disk spool) and one shipper thread sends them
  * in batches, waiting for each batch's acks and sending again what failed, so an unreachable broker only delays lines.
+ * A batch goes out as {@link LineBlock}s, one record per burst a source printed ({@link LineBlocks}).
  */
 public final class KafkaLineSink implements LineSink {
 
@@ -40,7 +42,7 @@ public final class KafkaLineSink implements LineSink {
   private final SinkSettings settings;
   private final CollectorMetrics metrics;
   private final LineBuffer buffer;
-  private final KafkaProducer<String, LineEvent> producer;
+  private final KafkaProducer<String, LineBlock> producer;
   private final Thread shipper;
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong failedAttempts = new AtomicLong();
@@ -59,7 +61,7 @@ public final class KafkaLineSink implements LineSink {
         : new DiskSpool(settings.spoolDir(), settings.spoolMaxBytes(), metrics);
     this.buffer = new LineBuffer(settings.memoryLines(), spool, metrics);
     this.producer = new KafkaProducer<>(producerProperties(settings.kafka()), new StringSerializer(),
-        JsonSerde.of(LineEvent.class).serializer());
+        JsonSerde.of(LineBlock.class).serializer());
     this.shipper = new Thread(this::ship, "collector-kafka-shipper");
     shipper.setDaemon(true);
     shipper.start();
@@ -161,12 +163,13 @@ public final class KafkaLineSink implements LineSink {
    * failed future, not by throwing) and those that failed with an error that sending again can cure.
    */
   private SendOutcome sendAndWait(List<LineEvent> batch) throws InterruptedException {
-    List<Future<RecordMetadata>> acks = new ArrayList<>(batch.size());
+    List<LineBlock> blocks = LineBlocks.of(batch);
+    List<Future<RecordMetadata>> acks = new ArrayList<>(blocks.size());
     String error = null;
     try {
-      for (LineEvent line : batch) {
-        Future<RecordMetadata> ack = producer.send(new ProducerRecord<>(settings.topic(), null, line.ts(),
-            line.host(), line));
+      for (LineBlock block : blocks) {
+        Future<RecordMetadata> ack = producer.send(new ProducerRecord<>(settings.topic(), null, block.ts(),
+            block.host(), block));
         acks.add(ack);
         if (ack.isDone() && refusal(ack) instanceof Retry) {
           break; // not queued: later lines must not overtake it
@@ -178,22 +181,24 @@ public final class KafkaLineSink implements LineSink {
     Map<SourceId, Long> sentBySource = new HashMap<>();
     List<LineEvent> again = new ArrayList<>();
     for (int i = 0; i < acks.size(); i++) {
-      LineEvent line = batch.get(i);
+      LineBlock block = blocks.get(i);
       Refusal refusal = awaitAck(acks.get(i));
       if (refusal == null) {
-        sentBySource.merge(new SourceId(line.host(), line.source()), 1L, Long::sum);
+        sentBySource.merge(new SourceId(block.host(), block.source()), (long) block.size(), Long::sum);
       } else if (refusal instanceof Retry retry) {
-        again.add(line);
+        again.addAll(block.events());
         error = retry.why();
-      } else { // not retriable (a line over the size limit, no authorisation): sending again cannot help
-        metrics.of(line.host(), line.source()).dropped(1);
-        LOG.error("Kafka refused line {} of {}/{}: {}; dropped", line.seq(), line.host(), line.source(),
-            refusal.why());
+      } else { // not retriable (no authorisation, a record over the broker's limit): sending again cannot help
+        metrics.of(block.host(), block.source()).dropped(block.size());
+        LOG.error("Kafka refused lines {} to {} of {}/{}: {}; dropped", block.seq(), block.seq() + block.size() - 1,
+            block.host(), block.source(), refusal.why());
       }
     }
     sentBySource.forEach((id, n) -> metrics.of(id.host(), id.source()).sent(n));
     sent.addAndGet(sentBySource.values().stream().mapToLong(Long::longValue).sum());
-    again.addAll(batch.subList(acks.size(), batch.size()));
+    for (LineBlock unsentBlock : blocks.subList(acks.size(), blocks.size())) {
+      again.addAll(unsentBlock.events());
+    }
     return new SendOutcome(again, error);
   }
 

@@ -31,18 +31,7 @@ class InventoryProxyJumpTest {
 
   @Test
   void aHostBehindTheBastionIsSampledThroughItAndAgainAfterACut() throws Exception {
-    NetHost sut = HOSTS.sut();
-    Path file = Files.writeString(dir.resolve("fleet.yaml"), String.join("\n",
-        "defaults:",
-        "  user: " + HOSTS.user(),
-        "  identity: " + HOSTS.identity(),
-        "  known_hosts: " + HOSTS.knownHosts(),
-        "  connect_timeout: 5s",
-        "hosts:",
-        "  - name: sut",
-        "    address: " + HOSTS.sshAddress(sut),
-        "    proxy_jump: root@" + HOSTS.sshAddress(HOSTS.bastion()) + ":22",
-        ""));
+    Path file = inventoryBehindBastion(dir, HOSTS);
     SshTarget target = Inventory.load(file).hosts().get(0).target();
     assertThat(target.jumpPath()).isEqualTo("root@" + HOSTS.sshAddress(HOSTS.bastion()) + ":22");
     assertThat(target.jumps().get(0).knownHosts()).isEqualTo(HOSTS.knownHosts());
@@ -67,6 +56,21 @@ class InventoryProxyJumpTest {
     assertThatThrownBy(() -> Inventory.load(file)).isInstanceOf(InventoryException.class)
         .hasMessageContaining(file + " host #1 (sut): proxy_jump 'root@" + HOSTS.sshAddress(HOSTS.bastion())
             + ":99999': the port is not a number from 1 to 65535");
+  }
+
+  /** An inventory of one host, {@code hosts}' SUT, reached through their bastion ({@code proxy_jump}). */
+  static Path inventoryBehindBastion(Path dir, TestHosts hosts) throws java.io.IOException {
+    return Files.writeString(dir.resolve("fleet.yaml"), String.join("\n",
+        "defaults:",
+        "  user: " + hosts.user(),
+        "  identity: " + hosts.identity(),
+        "  known_hosts: " + hosts.knownHosts(),
+        "  connect_timeout: 5s",
+        "hosts:",
+        "  - name: sut",
+        "    address: " + hosts.sshAddress(hosts.sut()),
+        "    proxy_jump: root@" + hosts.sshAddress(hosts.bastion()) + ":22",
+        ""));
   }
 
   private static long listeningSshd(NetHost host) {

@@ -3,7 +3,6 @@ package io.netpulse.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.testkit.TestHosts;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Tag;
@@ -25,17 +24,7 @@ class JumpSessionThreadsTest {
 
   @Test
   void aSessionConnectedByAThreadThatHasEndedStillWorks() throws Exception {
-    Path file = Files.writeString(dir.resolve("fleet.yaml"), String.join("\n",
-        "defaults:",
-        "  user: " + HOSTS.user(),
-        "  identity: " + HOSTS.identity(),
-        "  known_hosts: " + HOSTS.knownHosts(),
-        "  connect_timeout: 5s",
-        "hosts:",
-        "  - name: sut",
-        "    address: " + HOSTS.sshAddress(HOSTS.sut()),
-        "    proxy_jump: root@" + HOSTS.sshAddress(HOSTS.bastion()) + ":22",
-        ""));
+    Path file = InventoryProxyJumpTest.inventoryBehindBastion(dir, HOSTS);
     SshTarget target = Inventory.load(file).hosts().get(0).target();
     for (int round = 0; round < Integer.getInteger("rounds", 25); round++) {
       try (SshConnection connection = new SshConnection(target)) {

@@ -1,7 +1,7 @@
 package io.netpulse.collector;
 
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.event.LineRecords;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,22 +22,22 @@ final class TopicLines {
   /** All lines on the topic, in partition order, polling until {@code expected} have come or the timeout. */
   static List<LineEvent> readAll(String bootstrapServers, String topic, long expected, Duration timeout) {
     List<LineEvent> lines = new ArrayList<>();
-    try (KafkaConsumer<String, LineEvent> consumer = new KafkaConsumer<>(
+    try (KafkaConsumer<String, List<LineEvent>> consumer = new KafkaConsumer<>(
         Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
             ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-        new StringDeserializer(), JsonSerde.of(LineEvent.class).deserializer())) {
+        new StringDeserializer(), LineRecords.deserializer())) {
       List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
           .map(p -> new TopicPartition(topic, p.partition())).toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       long deadline = System.nanoTime() + timeout.toNanos();
       while (lines.size() < expected && System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, LineEvent> r : consumer.poll(Duration.ofMillis(500))) {
-          lines.add(r.value());
+        for (ConsumerRecord<String, List<LineEvent>> r : consumer.poll(Duration.ofMillis(500))) {
+          lines.addAll(r.value());
         }
       }
       // anything beyond (duplicates) shows up within one more poll
-      consumer.poll(Duration.ofMillis(500)).forEach(r -> lines.add(r.value()));
+      consumer.poll(Duration.ofMillis(500)).forEach(r -> lines.addAll(r.value()));
     }
     return lines;
   }

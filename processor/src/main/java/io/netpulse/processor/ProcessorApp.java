@@ -38,14 +38,18 @@ public final class ProcessorApp implements AutoCloseable {
 
   private final KafkaStreams streams;
   private final ProcessorErrors errors;
+  /** Lines parsed by this instance's tasks: see {@link io.netpulse.processor.topology.ParseTopology#LINES_READ_CONFIG}. */
+  private final java.util.concurrent.atomic.LongAdder linesRead;
   private final KafkaConnection kafka;
   private final CountDownLatch running = new CountDownLatch(1);
   private Admin admin;
   private ProcessorHealth health;
 
-  private ProcessorApp(KafkaStreams streams, ProcessorErrors errors, KafkaConnection kafka) {
+  private ProcessorApp(KafkaStreams streams, ProcessorErrors errors, java.util.concurrent.atomic.LongAdder linesRead,
+      KafkaConnection kafka) {
     this.streams = streams;
     this.errors = errors;
+    this.linesRead = linesRead;
     this.kafka = kafka;
   }
 
@@ -62,10 +66,12 @@ public final class ProcessorApp implements AutoCloseable {
     ProcessorErrors errors = new ProcessorErrors();
     Properties properties = properties(kafka, stateDir, applicationId, settings);
     properties.put(ProcessorErrors.CONFIG, errors);
+    java.util.concurrent.atomic.LongAdder linesRead = new java.util.concurrent.atomic.LongAdder();
+    properties.put(io.netpulse.processor.topology.ParseTopology.LINES_READ_CONFIG, linesRead);
     properties.put(DeadLetteringHandlers.TOPIC_CONFIG, topics.dlq());
     KafkaStreams streams = new KafkaStreams(new ProcessorTopology(topics, SteadyConfig.DEFAULTS, java.util.Map.of(),
             settings.commitInterval()).build(), properties);
-    ProcessorApp app = new ProcessorApp(streams, errors, kafka);
+    ProcessorApp app = new ProcessorApp(streams, errors, linesRead, kafka);
     streams.setStateListener((now, before) -> {
       if (now == KafkaStreams.State.RUNNING) {
         app.running.countDown();
@@ -171,7 +177,7 @@ public final class ProcessorApp implements AutoCloseable {
    */
   public void bindMetrics(io.netpulse.common.metrics.ServiceMeters meters, Topics topics) {
     meters.bind(new io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics(streams));
-    meters.bind(new ProcessorMeters(streams::metrics, streams::state, errors, topics));
+    meters.bind(new ProcessorMeters(streams::metrics, streams::state, errors, linesRead::sum, topics));
   }
 
   /** What the exception handlers dead-lettered and how often the stream thread failed. */

@@ -24,21 +24,23 @@ final class ProcessorMeters implements MeterBinder {
   private final Supplier<Map<MetricName, ? extends Metric>> metrics;
   private final Supplier<KafkaStreams.State> state;
   private final ProcessorErrors errors;
+  private final java.util.function.LongSupplier linesRead;
   private final Topics topics;
 
   ProcessorMeters(Supplier<Map<MetricName, ? extends Metric>> metrics, Supplier<KafkaStreams.State> state,
-      ProcessorErrors errors, Topics topics) {
+      ProcessorErrors errors, java.util.function.LongSupplier linesRead, Topics topics) {
     this.metrics = metrics;
     this.state = state;
     this.errors = errors;
+    this.linesRead = linesRead;
     this.topics = topics;
   }
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    FunctionCounter.builder("netpulse.processor.lines", this,
-            m -> m.topicTotal("records-consumed-total", topics.lines()))
-        .description("Lines read from the lines topic.").register(registry);
+    // the topic's consumed-records count would count blocks: each record is a block of lines
+    FunctionCounter.builder("netpulse.processor.lines", this, m -> m.linesRead.getAsLong())
+        .description("Lines read from the lines topic (a record holds a block of them).").register(registry);
     FunctionCounter.builder("netpulse.processor.samples", this,
             m -> m.topicTotal("records-produced-total", topics.samples()))
         .description("Samples written to the samples topic (from lines and tool outputs).").register(registry);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netpulse.common.Topics;
 import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.event.LineRecords;
 import io.netpulse.testkit.TestHosts;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -128,9 +128,9 @@ class CollectorCommandTest {
 
   private static Map<String, List<LineEvent>> read(String bootstrap, String topic) {
     Map<String, List<LineEvent>> bySource = new TreeMap<>();
-    try (KafkaConsumer<String, LineEvent> consumer = new KafkaConsumer<>(
+    try (KafkaConsumer<String, List<LineEvent>> consumer = new KafkaConsumer<>(
         Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringDeserializer(),
-        JsonSerde.of(LineEvent.class).deserializer())) {
+        LineRecords.deserializer())) {
       List<TopicPartition> parts = consumer.partitionsFor(topic).stream()
           .map(p -> new TopicPartition(topic, p.partition())).toList();
       consumer.assign(parts);
@@ -139,8 +139,8 @@ class CollectorCommandTest {
       while (empty < 3) {
         var records = consumer.poll(Duration.ofMillis(500));
         empty = records.isEmpty() ? empty + 1 : 0;
-        records.forEach(r -> bySource.computeIfAbsent(r.value().host() + "/" + r.value().source(),
-            k -> new ArrayList<>()).add(r.value()));
+        records.forEach(r -> r.value().forEach(line -> bySource.computeIfAbsent(line.host() + "/" + line.source(),
+            k -> new ArrayList<>()).add(line)));
       }
     }
     return bySource;

@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.netpulse.common.Topics;
 import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.json.JsonSerde;
+import io.netpulse.common.event.LineRecords;
 import io.netpulse.cli.Main;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -213,16 +213,16 @@ class CollectorRestartTest {
   /** Every line on the topic up to its end when called. */
   private static List<LineEvent> read(String bootstrap, String topic) {
     List<LineEvent> lines = new ArrayList<>();
-    try (KafkaConsumer<String, LineEvent> consumer = new KafkaConsumer<>(
+    try (KafkaConsumer<String, List<LineEvent>> consumer = new KafkaConsumer<>(
         Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringDeserializer(),
-        JsonSerde.of(LineEvent.class).deserializer())) {
+        LineRecords.deserializer())) {
       List<TopicPartition> parts = consumer.partitionsFor(topic).stream()
           .map(p -> new TopicPartition(topic, p.partition())).toList();
       consumer.assign(parts);
       consumer.seekToBeginning(parts);
       Map<TopicPartition, Long> end = consumer.endOffsets(parts);
       while (parts.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-        consumer.poll(Duration.ofMillis(300)).forEach(r -> lines.add(r.value()));
+        consumer.poll(Duration.ofMillis(300)).forEach(r -> lines.addAll(r.value()));
       }
     }
     return lines;

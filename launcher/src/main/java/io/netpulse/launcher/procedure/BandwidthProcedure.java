@@ -27,7 +27,7 @@ final class BandwidthProcedure implements Procedure {
       int port = c.port(i);
       String receiver = rx ? t.sut() : c.other(i);
       String sender = rx ? c.other(i) : t.sut();
-      servers.add(HostCommand.server(receiver, "netserver", i, ToolCommands.netserver(port)));
+      servers.add(HostCommand.server(receiver, "netserver", i, port, ToolCommands.netserver(port)));
       clients.add(HostCommand.client(sender, "netperf", i, ToolCommands.netperf(c.address(receiver), "TCP_STREAM",
           c.sampledSeconds(), port, c.netperfOptions(c.sendSize()))));
     }

@@ -42,7 +42,8 @@ final class ConcurrentConnectionsProcedure implements Procedure {
     Long nofile = c.plan().prepare().nofile();
     if (t.tool() == Tool.C1000K) {
       for (int i = 0; i < bases.size(); i++) {
-        servers.add(HostCommand.server(t.sut(), "c1000k", i, limited(nofile, t.c1000kDir() + "/server", bases.get(i))));
+        servers.add(HostCommand.server(t.sut(), "c1000k", i, block(bases.get(i), t.portsPerListener()),
+            limited(nofile, t.c1000kDir() + "/server", bases.get(i))));
       }
       int instance = 0;
       for (String client : t.clients()) {
@@ -53,7 +54,9 @@ final class ConcurrentConnectionsProcedure implements Procedure {
       }
     } else {
       String portSpec = bases.get(0) + ":" + bases.get(bases.size() - 1) + ":" + t.portStep();
-      servers.add(HostCommand.server(t.sut(), TOOL, 0, limited(nofile, java(c, t.sut()),
+      List<Integer> ports = new ArrayList<>();
+      bases.forEach(base -> ports.addAll(block(base, t.portsPerListener())));
+      servers.add(HostCommand.server(t.sut(), TOOL, 0, ports, limited(nofile, java(c, t.sut()),
           "-jar", REMOTE_JAR, "server", "--ports", portSpec, "--block", t.portsPerListener())));
       int instance = 0;
       for (String client : t.clients()) {
@@ -93,4 +96,9 @@ final class ConcurrentConnectionsProcedure implements Procedure {
     return RemoteCommand.of("prlimit", all);
   }
 
+
+  /** The {@code n} consecutive ports from {@code base} one server listens on. */
+  private static List<Integer> block(int base, int n) {
+    return java.util.stream.IntStream.range(base, base + n).boxed().toList();
+  }
 }

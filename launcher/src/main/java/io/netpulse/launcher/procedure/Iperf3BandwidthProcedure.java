@@ -26,7 +26,8 @@ final class Iperf3BandwidthProcedure implements Procedure {
         continue;
       }
       int port = c.port(clients.size());
-      servers.add(HostCommand.server(t.sut(), "iperf3", clients.size(), ToolCommands.of(Iperf3Commands.server(port))));
+      servers.add(HostCommand.server(t.sut(), "iperf3", clients.size(), port,
+          ToolCommands.of(Iperf3Commands.server(port))));
       clients.add(HostCommand.client(hosts.get(k), "iperf3", clients.size(), ToolCommands.of(
           Iperf3Commands.tcpClient(c.address(t.sut()), port, share, t.rate(), c.sampledSeconds()))));
     }

@@ -21,7 +21,8 @@ final class IperfBandwidthProcedure implements Procedure {
   public TestProcedure build(ProcedureContext c) {
     TestSpec t = c.test();
     int streams = c.streams();
-    HostCommand server = HostCommand.server(t.sut(), "iperf", 0, ToolCommands.of(IperfCommands.server(t.port())));
+    HostCommand server = HostCommand.server(t.sut(), "iperf", 0, t.port(),
+        ToolCommands.of(IperfCommands.server(t.port())));
     List<String> hosts = c.others();
     List<HostCommand> clients = new ArrayList<>();
     for (int k = 0; k < hosts.size(); k++) {

@@ -18,7 +18,7 @@ final class LatencyProcedure implements Procedure {
     TestSpec t = c.test();
     String sut = c.address(t.sut());
     int port = t.port();
-    HostCommand server = HostCommand.server(t.sut(), "qperf", 0, RemoteCommand.of("qperf", "-lp", port));
+    HostCommand server = HostCommand.server(t.sut(), "qperf", 0, port, RemoteCommand.of("qperf", "-lp", port));
     // -t is each test's time: tcp_lat, then udp_lat (the seed's 60 s take two minutes)
     HostCommand qperf = HostCommand.client(t.peer(), "qperf", 0, RemoteCommand.of("qperf", sut, "-lp", port,
         "-t", c.printedSeconds(), "tcp_lat", "udp_lat", "-m", t.messageBytes(), "-vvu"))

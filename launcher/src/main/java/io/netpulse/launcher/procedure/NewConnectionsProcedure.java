@@ -21,7 +21,7 @@ final class NewConnectionsProcedure implements Procedure {
     List<HostCommand> clients = new ArrayList<>();
     for (int i = 0; i < streams; i++) {
       int port = c.port(i);
-      servers.add(HostCommand.server(t.sut(), "netserver", i, ToolCommands.netserver(port)));
+      servers.add(HostCommand.server(t.sut(), "netserver", i, port, ToolCommands.netserver(port)));
       clients.add(HostCommand.client(c.other(i), "netperf", i, ToolCommands.netperf(c.address(t.sut()), "TCP_CRR",
           c.sampledSeconds(), port, c.netperfOptions("-r", t.messageBytes()))));
     }

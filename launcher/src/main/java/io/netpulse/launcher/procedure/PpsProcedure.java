@@ -30,11 +30,11 @@ final class PpsProcedure implements Procedure {
       String sender = rx ? c.other(i) : t.sut();
       String to = c.address(receiver);
       if (t.tool() == Tool.NETPERF) {
-        servers.add(HostCommand.server(receiver, "netserver", i, ToolCommands.netserver(port)));
+        servers.add(HostCommand.server(receiver, "netserver", i, port, ToolCommands.netserver(port)));
         clients.add(HostCommand.client(sender, "netperf", i, ToolCommands.netperf(to, "UDP_STREAM",
             c.sampledSeconds(), port, c.netperfOptions("-m", t.messageBytes()))));
       } else {
-        servers.add(HostCommand.server(receiver, "iperf3", i, ToolCommands.of(Iperf3Commands.server(port))));
+        servers.add(HostCommand.server(receiver, "iperf3", i, port, ToolCommands.of(Iperf3Commands.server(port))));
         // set up one at a time: iperf3 sends its UDP stream's hello once, and behind a cap another client's flood
         // drops it (the client then fails after 30 s: "unable to read from stream socket")
         clients.add(HostCommand.floodingClient(sender, "iperf3", i, ToolCommands.of(

@@ -13,7 +13,7 @@ final class SockperfLatencyProcedure implements Procedure {
   @Override
   public TestProcedure build(ProcedureContext c) {
     TestSpec t = c.test();
-    HostCommand server = HostCommand.server(t.sut(), "sockperf", 0,
+    HostCommand server = HostCommand.server(t.sut(), "sockperf", 0, t.port(),
         RemoteCommand.of("sockperf", "sr", "--tcp", "--port", t.port()));
     HostCommand client = HostCommand.client(t.peer(), "sockperf", 0, RemoteCommand.of("sockperf", "pp",
         "-i", c.address(t.sut()), "--tcp", "-t", c.printedSeconds(), "-m", t.messageBytes(), "--port", t.port()));

@@ -16,7 +16,7 @@ final class TcpRrProcedure implements Procedure {
   public TestProcedure build(ProcedureContext c) {
     TestSpec t = c.test();
     int streams = c.streams();
-    HostCommand server = HostCommand.server(t.sut(), "netserver", 0, ToolCommands.netserver(t.port()));
+    HostCommand server = HostCommand.server(t.sut(), "netserver", 0, t.port(), ToolCommands.netserver(t.port()));
     List<HostCommand> clients = new ArrayList<>();
     for (int i = 0; i < streams; i++) {
       clients.add(HostCommand.client(c.other(i), "netperf", i,

@@ -39,14 +39,15 @@ final class UdpStreamProcedure implements Procedure {
       String client = c.other(i);
       if (t.reverse()) {
         if (serving.add(client)) {
-          servers.add(HostCommand.server(client, "netserver", servers.size(), ToolCommands.netserver(t.port())));
+          servers.add(HostCommand.server(client, "netserver", servers.size(), t.port(),
+              ToolCommands.netserver(t.port())));
         }
         clients.add(HostCommand.client(server, "netperf", i, ToolCommands.netperf(c.address(client),
             "UDP_STREAM", c.sampledSeconds(), t.port(), c.netperfOptions("-m", t.messageBytes()))));
       } else {
         int port = shared ? t.port() : c.port(i);
         if (!shared || i == 0) {
-          servers.add(HostCommand.server(server, "netserver", servers.size(), ToolCommands.netserver(port)));
+          servers.add(HostCommand.server(server, "netserver", servers.size(), port, ToolCommands.netserver(port)));
         }
         clients.add(HostCommand.client(client, "netperf", i, ToolCommands.netperf(c.address(server),
             "UDP_STREAM", c.sampledSeconds(), port, c.netperfOptions("-m", t.messageBytes()))));

@@ -268,8 +268,27 @@ final class RepetitionRunner {
     }
   }
 
-  /** One remote command per host starts its servers (a seed's 256 netservers; see {@link BatchStarts}). */
+  /**
+   * Starts the servers; if one could not, and what holds its host's ports is only sockets an earlier test left in
+   * TIME-WAIT (see {@link PortOccupants}), waits for Linux to end them and starts the servers once more. Anything else
+   * holding a port is named in the failure.
+   */
   private void startServers() throws RemoteFailure, InterruptedException {
+    try {
+      startServersOnce();
+    } catch (RemoteFailure failed) {
+      stopAll(servers);
+      servers.clear();
+      if (!PortOccupants.awaitFree(failed, procedure.servers(), ctx.hosts()::host, READY_LOOK,
+          line -> ctx.progress().message(test.label() + ": " + line))) {
+        throw failed;
+      }
+      startServersOnce();
+    }
+  }
+
+  /** One remote command per host starts its servers (a seed's 256 netservers; see {@link BatchStarts}). */
+  private void startServersOnce() throws RemoteFailure, InterruptedException {
     Map<HostCommand, RemoteProcess> started = new java.util.LinkedHashMap<>();
     try {
       // the settle time is the startup check: a server that failed at start has exited by then; one seen listening

@@ -3,6 +3,7 @@ package io.netpulse.launcher.run;
 import io.netpulse.collector.ToolOutput;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.LineEvent;
+import io.netpulse.common.event.LineRecords;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.json.JsonSerde;
 import java.time.Duration;
@@ -67,21 +68,24 @@ final class TopicReader {
   static List<LineEvent> lines(String bootstrap, Collection<String> runIds) {
     long[] quietSince = {System.nanoTime()};
     int[] seen = {-1};
-    return read(bootstrap, Topics.defaults().lines(), LineEvent.class, all -> {
+    return read(bootstrap, Topics.defaults().lines(), LineRecords.deserializer(), all -> {
       if (all.size() != seen[0]) {
         seen[0] = all.size();
         quietSince[0] = System.nanoTime();
       }
       return !all.isEmpty() && System.nanoTime() - quietSince[0] > 2_000_000_000L;
-    }).stream().filter(l -> runIds.contains(l.run())).toList();
+    }).stream().flatMap(List::stream).filter(l -> runIds.contains(l.run())).toList();
   }
 
   private static <T> List<T> read(String bootstrap, String topic, Class<T> type, Predicate<List<T>> complete) {
+    return read(bootstrap, topic, JsonSerde.of(type).deserializer(), complete);
+  }
+
+  private static <T> List<T> read(String bootstrap, String topic, Deserializer<T> values, Predicate<List<T>> complete) {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.GROUP_ID_CONFIG, "fidelity-test-" + UUID.randomUUID());
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    Deserializer<T> values = JsonSerde.of(type).deserializer();
     List<T> all = new ArrayList<>();
     try (KafkaConsumer<String, T> c = new KafkaConsumer<>(p, new StringDeserializer(), values)) {
       c.subscribe(List.of(topic));

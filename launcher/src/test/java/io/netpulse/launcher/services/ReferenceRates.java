@@ -2,8 +2,8 @@ package io.netpulse.launcher.services;
 
 import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.event.LineEvent;
+import io.netpulse.common.event.LineRecords;
 import io.netpulse.common.event.Sample;
-import io.netpulse.common.json.Json;
 import io.netpulse.tools.parse.LineParser;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.Parsers;
@@ -74,8 +74,8 @@ final class ReferenceRates {
     long unsupported = 0;
     for (List<ConsumerRecord<String, byte[]>> partition : partitions) {
       for (ConsumerRecord<String, byte[]> record : partition) {
+        for (LineEvent line : linesOf(record.value())) {
         lines++;
-        LineEvent line = lineOf(record.value());
         if (line == null) {
           continue;
         }
@@ -113,6 +113,7 @@ final class ReferenceRates {
             }
           }
         }
+        }
       }
     }
     Map<RateKey, RateValue> values = new HashMap<>();
@@ -120,15 +121,19 @@ final class ReferenceRates {
     return new Result(values, sarSeconds, streamTimeByHost, firstSampleByHost, lines, samples, late, unsupported);
   }
 
-  /** The line event in a record's value, or null for what the processor dead-letters instead of parsing. */
-  private static LineEvent lineOf(byte[] value) {
-    LineEvent line;
+  /**
+   * The lines in a record's value (a block's, or the one of an older one-line record); null for a line the processor
+   * dead-letters instead of parsing, one null for a record it cannot read at all.
+   */
+  private static List<LineEvent> linesOf(byte[] value) {
+    List<LineEvent> lines;
     try {
-      line = Json.read(value, LineEvent.class);
+      lines = LineRecords.read(value);
     } catch (IOException | RuntimeException e) {
-      return null;
+      return java.util.Collections.singletonList(null);
     }
-    return line == null || line.line() == null || line.source() == null || line.host() == null ? null : line;
+    return lines.stream().map(line -> line == null || line.line() == null || line.source() == null
+        || line.host() == null ? null : line).toList();
   }
 
   /** Sum, min, max and count of one window's samples, in arrival order. */

@@ -3,6 +3,7 @@ package io.netpulse.processor.topology;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.LineEvent;
+import io.netpulse.common.event.LineRecords;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.Json;
 import io.netpulse.common.json.JsonSerde;
@@ -29,9 +30,17 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 /**
  * {@code lines} → {@code samples}, keyed by host. A line no parser understands goes to {@code dlq}
  * whole, with the reason, so nothing is lost and a parser fix can replay it. Values are read as
- * raw bytes so that even a record that is not JSON reaches the DLQ instead of stopping the app.
+ * raw bytes so that even a record that is not JSON reaches the DLQ instead of stopping the app. A record is a
+ * block of lines ({@code LineBlock}) or, as written before blocks, one line; a bad line of a block goes to the DLQ
+ * alone, as the one-line record it would have been, and the block's other lines are parsed.
  */
 public final class ParseTopology {
+
+  /**
+   * Key under which a {@link java.util.concurrent.atomic.LongAdder} travels in the Streams configuration to count the
+   * lines parsed (a record is a block of lines, so the topic's record count is not the line count).
+   */
+  public static final String LINES_READ_CONFIG = "netpulse.processor.lines.read";
 
   private final Topics topics;
 
@@ -75,10 +84,13 @@ public final class ParseTopology {
     private FixedKeyProcessorContext<String, Outcome> context;
     private ProcNetDevRates procNetDev;
     private ProcStatCpu procStat;
+    private java.util.concurrent.atomic.LongAdder linesRead;
 
     @Override
     public void init(FixedKeyProcessorContext<String, Outcome> context) {
       this.context = context;
+      this.linesRead = context.appConfigs().get(LINES_READ_CONFIG) instanceof java.util.concurrent.atomic.LongAdder l
+          ? l : new java.util.concurrent.atomic.LongAdder();
       this.procNetDev = new ProcNetDevRates(context.getStateStore(ProcNetDevRates.STORE));
       this.procStat = new ProcStatCpu(context.getStateStore(ProcStatCpu.STORE));
     }
@@ -86,49 +98,68 @@ public final class ParseTopology {
     @Override
     public void process(FixedKeyRecord<String, byte[]> record) {
       Origin origin = Origin.of(context.recordMetadata(), topics.lines());
-      for (Outcome o : parse(record.key(), record.value(), origin, procNetDev, procStat)) {
+      for (Outcome o : parse(record.key(), record.value(), origin, procNetDev, procStat, linesRead)) {
         context.forward(record.withValue(o));
       }
     }
   }
 
   private List<Outcome> parse(String key, byte[] raw, Origin origin, ProcNetDevRates procNetDev,
-      ProcStatCpu procStat) {
+      ProcStatCpu procStat, java.util.concurrent.atomic.LongAdder linesRead) {
     String keyProblem = InputLimits.keyProblem(key);
     if (keyProblem != null) {
+      linesRead.increment();
       return List.of(dead(origin, key, raw, keyProblem));
     }
-    LineEvent line;
+    List<LineEvent> lines;
     try {
-      line = Json.read(raw, LineEvent.class);
+      lines = LineRecords.read(raw);
     } catch (IOException | RuntimeException e) {
+      linesRead.increment();
       return List.of(dead(origin, key, raw, "not a line event: " + firstLine(e.getMessage())));
     }
+    linesRead.add(lines.size());
+    if (lines.size() == 1) {
+      return parse(key, raw, lines.get(0), "", origin, procNetDev, procStat);
+    }
+    List<Outcome> out = new ArrayList<>();
+    long first = lines.get(0).seq();
+    for (int i = 0; i < lines.size(); i++) {
+      LineEvent line = lines.get(i);
+      // a dead letter carries the line alone, as a one-line record: replayed to lines, it is read like any other
+      out.addAll(parse(key, Json.bytes(line), line, " (line " + (i + 1) + " of " + lines.size() + " of the block from "
+          + "seq " + first + ")", origin, procNetDev, procStat));
+    }
+    return out;
+  }
+
+  private List<Outcome> parse(String key, byte[] raw, LineEvent line, String where, Origin origin,
+      ProcNetDevRates procNetDev, ProcStatCpu procStat) {
     if (line == null || line.line() == null || line.source() == null || line.host() == null) {
-      return List.of(dead(origin, key, raw, "line event lacks one of host, source, line"));
+      return List.of(dead(origin, key, raw, "line event lacks one of host, source, line" + where));
     }
     String nameProblem = InputLimits.nameProblem("host", line.host(), "source", line.source(), "run", line.run(),
         "instance", line.instance());
     if (nameProblem != null) {
-      return List.of(dead(origin, key, raw, "line event with " + nameProblem));
+      return List.of(dead(origin, key, raw, "line event with " + nameProblem + where));
     }
     Optional<LineParser> parser = Parsers.lineParser(line.source());
     if (parser.isEmpty() && !ProcNetDevRates.handles(line) && !ProcStatCpu.handles(line)) {
-      return List.of(dead(origin, key, raw, "no line parser for source '" + line.source() + "'"));
+      return List.of(dead(origin, key, raw, "no line parser for source '" + line.source() + "'" + where));
     }
     ParseResult result;
     try {
       result = parser.isPresent() ? parser.get().parseLine(line.line(), 0, ParseContext.streamed(line.ts()))
           : ProcStatCpu.handles(line) ? procStat.parse(line) : procNetDev.parse(line);
     } catch (RuntimeException e) { // parsers must not throw; if one does, keep the line anyway
-      return List.of(dead(origin, key, raw, "parser " + line.source() + " failed: " + e));
+      return List.of(dead(origin, key, raw, "parser " + line.source() + " failed: " + e + where));
     }
     List<Outcome> out = new ArrayList<>(result.samples().size() + result.errors().size());
     for (Sample s : result.samples()) {
       out.add(new Outcome(s.withOrigin(line.host(), line.run(), line.source()).withInstance(line.instance()), null));
     }
     for (ParseError error : result.errors()) {
-      out.add(dead(origin, key, raw, line.source() + " seq " + line.seq() + ": " + error.describe()));
+      out.add(dead(origin, key, raw, line.source() + " seq " + line.seq() + where + ": " + error.describe()));
     }
     return out;
   }

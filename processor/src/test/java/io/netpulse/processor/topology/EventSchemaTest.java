@@ -37,7 +37,8 @@ class EventSchemaTest {
 
   private static final Topics TOPICS = Topics.defaults();
   /** Layouts past their first version (issue 14: provenance, results per execution). */
-  private static final Map<String, Integer> VERSIONS = Map.of("run-event", 2, "result-event", 2, "run-value", 2);
+  private static final Map<String, Integer> VERSIONS = Map.of("run-event", 2, "result-event", 2, "run-value", 2,
+      "line-block", 2);
   private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
 
   private static Schema schema(String name) throws Exception {
@@ -100,9 +101,11 @@ class EventSchemaTest {
           "netperf", "p1", "netperf -t TCP_CRR", 0, Recorded.output("netperf/netperf-tcp-crr.txt"), "", t, t + 2000));
       tools.pipeInput("r1", tool, t + 2_000);
       lines.pipeInput("sut", "not json", t + 10_000);
-      // a collector's line: numbered in an epoch, the first after a restart stating its gap
-      String collectorLine = Json.text(new LineEvent(LineEvent.SCHEMA, "sut", "ss-summary", null, 1000, t,
-          "TCP:   3 (estab 1, closed 0, orphaned 0, timewait 0)", null, t - 60_000, 10_810L));
+      // a collector's block of lines: numbered in an epoch, the first after a restart stating its gap
+      String collectorLine = Json.text(io.netpulse.common.event.LineBlock.of(List.of(
+          new LineEvent(LineEvent.SCHEMA, "sut", "ss-summary", null, 1000, t, "Total: 180", null, t - 60_000, 10_810L),
+          new LineEvent(LineEvent.SCHEMA, "sut", "ss-summary", null, 1001, t + 1,
+              "TCP:   3 (estab 1, closed 0, orphaned 0, timewait 0)", null, t - 60_000, null))));
       // a concurrent-connections repetition's last event says what ended its climb
       String climbed = Json.text(RunEvent.ofRepetition("r2", "p", "concurrent_connections", 1, Phase.DONE, t + 10_000,
           null, "concurrent_connections", "sut", null).inExecution("p-20261130T054856Z", null)
@@ -131,7 +134,8 @@ class EventSchemaTest {
           Json.text(new io.netpulse.common.event.RunValue(2, "r3", "p", "rx_bandwidth", 2, "rx_bps", 1e9, "bit/s",
               "sut", "lo", 12, t - 12_000, t, "p-20261130T054856Z", Map.of(), List.of(), 3, null,
               RunEvent.STOP_DURATION, 0.012))));
-      assertValid("line-event", List.of(inputs[2], inputs[4]));
+      assertValid("line-event", List.of(inputs[2]));
+      assertValid("line-block", List.of(inputs[4]));
       assertValid("tool-output-event", List.of(inputs[3]));
       assertValid("sample", output(driver, TOPICS.samples()));
       assertValid("rate-event", output(driver, TOPICS.rates()));

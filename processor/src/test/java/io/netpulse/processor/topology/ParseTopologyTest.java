@@ -83,6 +83,46 @@ class ParseTopologyTest {
   }
 
   @Test
+  void aBlockOfLinesGivesWhatItsLinesGaveOneRecordEachAndABadLineGoesToTheDlqAloneReplayable() throws Exception {
+    String header = "05:13:31        IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s   rxcmp/s   txcmp/s  rxmcst/s   %ifutil";
+    String lo = "05:13:32           lo      0.00      0.00      0.00      0.00      0.00      0.00      0.00      0.00";
+    String broken = ROW.replace("1538.24", "15x8.24");
+    List<LineEvent> lines = new java.util.ArrayList<>();
+    String[] text = {"", header, lo, ROW, broken, ROW.replace("npp-a", "npp-b")};
+    for (int i = 0; i < text.length; i++) {
+      lines.add(new LineEvent(LineEvent.SCHEMA, "sut", Sources.SAR_DEV, "run-1", 40 + i, RECEIVED + (i == 5 ? 3 : 0),
+          text[i], null, 1_700_000_000_000L, i == 0 ? 900L : null));
+    }
+    for (LineEvent line : lines) {
+      parse.lines.pipeInput("sut", Json.bytes(line), RECEIVED);
+    }
+    List<Sample> oneEach = parse.samples.readValuesToList();
+    List<DeadLetter> deadOneEach = parse.dlq.readValuesToList();
+
+    parse.lines.pipeInput("sut", Json.bytes(io.netpulse.common.event.LineBlock.of(lines)), RECEIVED);
+    assertThat(parse.samples.readValuesToList()).hasSize(12).isEqualTo(oneEach);
+    DeadLetter dead = parse.dlq.readValue();
+    assertThat(parse.dlq.isEmpty()).isTrue();
+    assertThat(dead.error()).isEqualTo(deadOneEach.get(0).error().replace("seq 44: ",
+        "seq 44 (line 5 of 6 of the block from seq 40): "));
+    assertThat(dead.error()).startsWith("sar-dev seq 44 (line 5 of 6 of the block from seq 40): ").contains("rxpck/s");
+    // the dead letter holds the bad line as the one-line record it would have been: replayed, it reads the same
+    assertThat(Json.read(dead.value().getBytes(StandardCharsets.UTF_8), LineEvent.class)).isEqualTo(lines.get(4));
+    assertThat(dead.value()).isEqualTo(deadOneEach.get(0).value());
+  }
+
+  @Test
+  void aBlockWhoseOffsetsDoNotMatchItsLinesGoesToTheDlqWhole() {
+    String block = "{\"schema\":2,\"host\":\"sut\",\"source\":\"sar-dev\",\"seq\":3,\"ts\":" + RECEIVED
+        + ",\"lines\":[\"a\",\"b\"],\"offsetsMs\":[0]}";
+    parse.lines.pipeInput("sut", block.getBytes(StandardCharsets.UTF_8), RECEIVED);
+    DeadLetter dead = parse.dlq.readValue();
+    assertThat(dead.error()).isEqualTo("not a line event: a line block of 2 lines with 1 offsets");
+    assertThat(dead.value()).isEqualTo(block);
+    assertThat(parse.samples.isEmpty()).isTrue();
+  }
+
+  @Test
   void notJsonAndUnknownSourceGoToTheDlqAndTheNextLineStillParses() {
     parse.lines.pipeInput("sut", "not json at all".getBytes(StandardCharsets.UTF_8), RECEIVED);
     send("no-such-tool", ROW);
