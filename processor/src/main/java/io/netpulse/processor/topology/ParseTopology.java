@@ -120,46 +120,47 @@ public final class ParseTopology {
     }
     linesRead.add(lines.size());
     if (lines.size() == 1) {
-      return parse(key, raw, lines.get(0), "", origin, procNetDev, procStat);
+      return parse(key, () -> raw, lines.get(0), "", origin, procNetDev, procStat);
     }
     List<Outcome> out = new ArrayList<>();
     long first = lines.get(0).seq();
     for (int i = 0; i < lines.size(); i++) {
       LineEvent line = lines.get(i);
-      // a dead letter carries the line alone, as a one-line record: replayed to lines, it is read like any other
-      out.addAll(parse(key, Json.bytes(line), line, " (line " + (i + 1) + " of " + lines.size() + " of the block from "
-          + "seq " + first + ")", origin, procNetDev, procStat));
+      // a dead letter carries the line alone, as a one-line record: replayed to lines, it is read like any other;
+      // made only for a line that goes there
+      String where = " (line " + (i + 1) + " of " + lines.size() + " of the block from seq " + first + ")";
+      out.addAll(parse(key, () -> Json.bytes(line), line, where, origin, procNetDev, procStat));
     }
     return out;
   }
 
-  private List<Outcome> parse(String key, byte[] raw, LineEvent line, String where, Origin origin,
-      ProcNetDevRates procNetDev, ProcStatCpu procStat) {
+  private List<Outcome> parse(String key, java.util.function.Supplier<byte[]> raw, LineEvent line, String where,
+      Origin origin, ProcNetDevRates procNetDev, ProcStatCpu procStat) {
     if (line == null || line.line() == null || line.source() == null || line.host() == null) {
-      return List.of(dead(origin, key, raw, "line event lacks one of host, source, line" + where));
+      return List.of(dead(origin, key, raw.get(), "line event lacks one of host, source, line" + where));
     }
     String nameProblem = InputLimits.nameProblem("host", line.host(), "source", line.source(), "run", line.run(),
         "instance", line.instance());
     if (nameProblem != null) {
-      return List.of(dead(origin, key, raw, "line event with " + nameProblem + where));
+      return List.of(dead(origin, key, raw.get(), "line event with " + nameProblem + where));
     }
     Optional<LineParser> parser = Parsers.lineParser(line.source());
     if (parser.isEmpty() && !ProcNetDevRates.handles(line) && !ProcStatCpu.handles(line)) {
-      return List.of(dead(origin, key, raw, "no line parser for source '" + line.source() + "'" + where));
+      return List.of(dead(origin, key, raw.get(), "no line parser for source '" + line.source() + "'" + where));
     }
     ParseResult result;
     try {
       result = parser.isPresent() ? parser.get().parseLine(line.line(), 0, ParseContext.streamed(line.ts()))
           : ProcStatCpu.handles(line) ? procStat.parse(line) : procNetDev.parse(line);
     } catch (RuntimeException e) { // parsers must not throw; if one does, keep the line anyway
-      return List.of(dead(origin, key, raw, "parser " + line.source() + " failed: " + e + where));
+      return List.of(dead(origin, key, raw.get(), "parser " + line.source() + " failed: " + e + where));
     }
     List<Outcome> out = new ArrayList<>(result.samples().size() + result.errors().size());
     for (Sample s : result.samples()) {
       out.add(new Outcome(s.withOrigin(line.host(), line.run(), line.source()).withInstance(line.instance()), null));
     }
     for (ParseError error : result.errors()) {
-      out.add(dead(origin, key, raw, line.source() + " seq " + line.seq() + where + ": " + error.describe()));
+      out.add(dead(origin, key, raw.get(), line.source() + " seq " + line.seq() + where + ": " + error.describe()));
     }
     return out;
   }
