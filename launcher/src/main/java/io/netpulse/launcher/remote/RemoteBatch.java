@@ -351,7 +351,7 @@ public final class RemoteBatch {
   private void throwIfFailed(int i, OptionalInt exit) throws RemoteFailure {
     if (exit.isPresent() && exit.getAsInt() != 0) {
       RemoteProcess p = processes.get(i);
-      throw StartFailure.describe(host.name(), p.label(), commands.get(i), exit.getAsInt(), p.stderrTail(3));
+      throw StartFailure.describe(host.name(), p.label(), commands.get(i), exit.getAsInt(), p.complaint(3));
     }
   }
 

@@ -244,7 +244,7 @@ public final class RemoteHost implements AutoCloseable {
     }
     OptionalInt early = process.awaitExit(STARTUP_CHECK);
     if (early.isPresent() && early.getAsInt() != 0) {
-      throw StartFailure.describe(name, label, command, early.getAsInt(), process.stderrTail(3));
+      throw StartFailure.describe(name, label, command, early.getAsInt(), process.complaint(3));
     }
     LOG.debug("{}: started {} pid {}: {}", name, label, process.pid(), commandLine);
     return process;

@@ -198,8 +198,17 @@ public final class RemoteProcess {
     return stderr.text();
   }
 
-  String stderrTail(int lines) {
-    return stderr.tail(lines);
+  /**
+   * What the process last said about its failure: stderr's last {@code lines} lines, or when stderr is empty stdout's,
+   * marked as such. netperf prints its errors to stdout (netlib's {@code where}), after its interim lines.
+   */
+  public String complaint(int lines) {
+    String err = stderr.tail(lines);
+    if (!err.isEmpty()) {
+      return err;
+    }
+    String out = stdout.tail(lines);
+    return out.isEmpty() ? "" : "stdout: " + out;
   }
 
   /** Local epoch ms at which the PID arrived. */

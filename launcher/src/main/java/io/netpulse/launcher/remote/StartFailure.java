@@ -9,14 +9,14 @@ final class StartFailure {
 
   private StartFailure() {}
 
-  static RemoteFailure describe(String host, String label, RemoteCommand command, int exit, String stderrTail) {
+  static RemoteFailure describe(String host, String label, RemoteCommand command, int exit, String said) {
     // past a wrapper (stdbuf -oL iperf3 ...) unless the wrapper itself was not found
-    String program = stderrTail.contains(command.program() + ": not found") ? command.program()
+    String program = said.contains(command.program() + ": not found") ? command.program()
         : command.wrappedProgram();
-    String err = stderrTail.isEmpty() ? "(nothing on stderr)" : stderrTail;
+    String err = said.isEmpty() ? "(nothing on stderr or stdout)" : said;
     StringBuilder m = new StringBuilder("host ").append(host).append(": ").append(label).append(" (")
         .append(program).append(") failed at start, exit ").append(exit).append(": ").append(err);
-    String lower = stderrTail.toLowerCase(Locale.ROOT);
+    String lower = said.toLowerCase(Locale.ROOT);
     String port = port(command.argv());
     if (lower.contains("setsid") && lower.contains("not found")) {
       m.append("; setsid (util-linux, or busybox) is missing on ").append(host)

@@ -300,7 +300,7 @@ final class RepetitionRunner {
     }
     for (RemoteProcess p : servers) {
       if (!p.isAlive()) {
-        throw new RemoteFailure(p.host(), p.label() + " exited at start" + exit(p) + stderrTail(p)
+        throw new RemoteFailure(p.host(), p.label() + " exited at start" + exit(p) + complaint(p)
             + "; is its port already in use on " + p.host() + "?");
       }
     }
@@ -390,7 +390,13 @@ final class RepetitionRunner {
             + slack.toSeconds() + " s (" + host(e.getKey()).load() + "); stopped it");
       }
       if (exit.getAsInt() != 0) {
-        throw new RemoteFailure(p.host(), p.label() + " failed" + exit(p) + stderrTail(p));
+        java.util.Optional<String> excuse = LateClientFailure.excuse(p.startedMillis(), p.endedMillis(), ownSeconds,
+            procedure.results());
+        if (excuse.isEmpty()) {
+          throw new RemoteFailure(p.host(), p.label() + " failed" + exit(p) + complaint(p));
+        }
+        ctx.progress().message(test.label() + ": " + p.label() + " on " + p.host() + " failed" + exit(p) + " "
+            + excuse.get() + complaint(p));
       }
     }
   }
@@ -469,13 +475,9 @@ final class RepetitionRunner {
     return e.isPresent() ? " (exit status " + e.getAsInt() + ")" : "";
   }
 
-  private static String stderrTail(RemoteProcess p) {
-    String err = p.stderr() == null ? "" : p.stderr().strip();
-    if (err.isEmpty()) {
-      return "";
-    }
-    String[] lines = err.split("\n");
-    return ": " + String.join(" / ", java.util.Arrays.copyOfRange(lines, Math.max(0, lines.length - 3), lines.length));
+  private static String complaint(RemoteProcess p) {
+    String said = p.complaint(3);
+    return said.isEmpty() ? "" : ": " + said;
   }
 
   private long now() {

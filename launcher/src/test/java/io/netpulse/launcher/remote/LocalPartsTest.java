@@ -47,4 +47,21 @@ class LocalPartsTest {
     assertThat(StartFailure.describe("peer", "iperf3#0", wrapped, 127, "sh: 1: exec: stdbuf: not found").getMessage())
         .contains("(stdbuf) failed at start", "stdbuf is not installed or not on PATH on peer");
   }
+
+  @Test
+  void aFailuresComplaintIsStderrOrElseStdoutsTail() {
+    TailBuffer stderr = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
+    RemoteProcess netperf = new RemoteProcess(null, "netperf#2", "netperf -H 198.18.200.1", stderr, null);
+    // what a netperf TCP_STREAM client printed here when netserver's end-of-test answer did not come (2026-12-04)
+    netperf.line("MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 198.18.200.1 () port 0 AF_INET "
+        + ": demo");
+    netperf.line("Interim result:    0.11 10^6bits/s over 158.021 seconds ending at 1796404783.541");
+    netperf.line("catcher: timer popped with times_up != 0");
+    netperf.line("recv_response_timed_n: no response received. errno 4 counter -1");
+    assertThat(netperf.complaint(2)).isEqualTo("stdout: catcher: timer popped with times_up != 0 | "
+        + "recv_response_timed_n: no response received. errno 4 counter -1");
+    netperf.stderrLine("establish control: are you sure there is a netserver listening on 198.18.200.1 at port 12865?");
+    assertThat(netperf.complaint(2)).startsWith("establish control:");
+    assertThat(new RemoteProcess(null, "x", "x", new TailBuffer(100), null).complaint(3)).isEmpty();
+  }
 }

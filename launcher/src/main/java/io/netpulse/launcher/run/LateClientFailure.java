@@ -1,0 +1,45 @@
+package io.netpulse.launcher.run;
+
+import io.netpulse.launcher.procedure.ResultRule;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Whether a client that exited with a failure fails its repetition. One that failed only after its own traffic time,
+ * in a test whose every value is read from the hosts' samplers (sar's rows over the measuring window) and not from
+ * any client's output, does not: the window it loaded is whole, and the seed's procedure by hand reads sar, not the
+ * clients, so would report the same figure. It is told, with what the client said, and the repetition goes on.
+ *
+ * <p>Seen on the capped bed (2026-12-04): 128 netperf TCP_STREAM clients through a 40-Mbit/s tbf, the seed's rx
+ * bandwidth procedure by hand, 24 of the 128 exited 1 right after their 180 s with {@code recv_response_timed_n: no
+ * response received. errno 110} (or {@code errno 4} after {@code catcher: timer popped}): at 0.3 Mbit/s a stream some
+ * streams sat in TCP's retransmission back-off for minutes, and netserver's end-of-test answer, sent once the
+ * stream's queued data had drained, did not come within netperf's wait. The link was full all along.
+ */
+final class LateClientFailure {
+
+  /** Clock slack between the client's release stamp and its own start and end. */
+  static final long SLACK_MS = 250;
+
+  private LateClientFailure() {}
+
+  /**
+   * Why this failure does not fail the repetition, or empty when it does.
+   *
+   * @param startedMs  local epoch ms of the client's release
+   * @param endedMs    local epoch ms its exit was seen
+   * @param ownSeconds the client's own run time (its {@code -l}, {@code -t})
+   * @param results    the test's result rules
+   */
+  static Optional<String> excuse(long startedMs, long endedMs, long ownSeconds, List<ResultRule> results) {
+    if (results.isEmpty() || !results.stream().allMatch(r -> r.how().fromSamples())) {
+      return Optional.empty(); // a value made from clients' figures is short of this one's
+    }
+    if (startedMs <= 0 || endedMs + SLACK_MS < startedMs + ownSeconds * 1_000) {
+      return Optional.empty(); // it ended inside its traffic time: the load the window measured was not the plan's
+    }
+    String sources = String.join(", ", results.stream().map(ResultRule::source).distinct().toList());
+    return Optional.of("after its " + ownSeconds + " s of traffic; not counted against the repetition: its value is "
+        + "read from " + sources + " over a window the client kept loaded");
+  }
+}
