@@ -33,6 +33,11 @@ public record Topics(String prefix) {
     return prefix + "samples";
   }
 
+  /** One record per host, scope and second with all its values ({@code WideSample}, Telegraf's shape). */
+  public String metrics() {
+    return prefix + "metrics";
+  }
+
   public String rates() {
     return prefix + "rates";
   }
@@ -60,7 +65,7 @@ public record Topics(String prefix) {
   }
 
   public List<String> all() {
-    return List.of(lines(), toolOutput(), runs(), samples(), rates(), steady(), results(), resultsLatest(), dlq(), cpu());
+    return List.of(lines(), toolOutput(), runs(), samples(), metrics(), rates(), steady(), results(), resultsLatest(), dlq(), cpu());
   }
 
   /**

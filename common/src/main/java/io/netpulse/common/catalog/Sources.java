@@ -24,4 +24,21 @@ public final class Sources {
   public static final String PING = "ping";
 
   private Sources() {}
+
+  /**
+   * The measurement a source's values are written under on {@code metrics} and in the store, Telegraf's names where
+   * Telegraf has the input: {@code net} for interface counters, {@code netstat} for the TCP table, {@code cpu}; else
+   * the tool's name.
+   */
+  public static String measurementOf(String source) {
+    if (source == null) {
+      return "unknown";
+    }
+    return switch (source) {
+      case SAR_DEV, PROC_NET_DEV -> "net";
+      case SS_SUMMARY -> "netstat";
+      case PROC_STAT -> "cpu";
+      default -> source;
+    };
+  }
 }

@@ -83,6 +83,11 @@ public final class InfluxStore implements AutoCloseable {
     hold(StorePoints.result(result));
   }
 
+  /** Holds one row's values as a {@code net} or {@code netstat} point until the next {@link #flush()}. */
+  public void write(io.netpulse.common.event.WideSample wide) {
+    hold(StorePoints.wide(wide));
+  }
+
   /** Holds one sample as a {@code netpulse_sample} point until the next {@link #flush()}. */
   public void write(Sample sample) {
     hold(StorePoints.sample(sample));

@@ -36,6 +36,12 @@ public final class QuestDbStoreSchema {
           "host SYMBOL, \"interface\" SYMBOL, metric SYMBOL, unit SYMBOL, source SYMBOL, run SYMBOL, "
               + "value DOUBLE, timestamp TIMESTAMP",
           "timestamp, host, \"interface\", metric, unit, source, run"),
+      // a field a sampler adds later (a newer sysstat's column) is added by the first write that has it
+      new Table("net", "host SYMBOL, \"interface\" SYMBOL, run SYMBOL, source SYMBOL, rx_pps DOUBLE, tx_pps DOUBLE, "
+          + "rx_bps DOUBLE, tx_bps DOUBLE, timestamp TIMESTAMP", "timestamp, host, \"interface\", run, source"),
+      new Table("netstat", "host SYMBOL, run SYMBOL, source SYMBOL, tcp_total DOUBLE, tcp_estab DOUBLE, "
+          + "tcp_closed DOUBLE, tcp_orphaned DOUBLE, tcp_timewait DOUBLE, timestamp TIMESTAMP",
+          "timestamp, host, run, source"),
       // rep_N and label_KEY columns are added by the first write that has them
       new Table(StorePoints.RESULT_MEASUREMENT,
           "plan SYMBOL, execution SYMBOL, test SYMBOL, metric SYMBOL, unit SYMBOL, "

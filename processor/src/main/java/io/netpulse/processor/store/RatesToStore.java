@@ -8,6 +8,7 @@ import java.util.function.ToDoubleFunction;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.JsonSerde;
 import io.netpulse.common.kafka.KafkaConnection;
 import java.time.Duration;
@@ -29,8 +30,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Copies {@code rates} and {@code results} into the store: a Kafka consumer on its own thread that
- * writes each {@link RateEvent} and {@link ResultEvent} through an {@link InfluxStore} and commits the offsets of a polled batch only once
+ * Copies {@code rates}, {@code results} and the {@code net} and {@code netstat} rows of {@code metrics} into the
+ * store: a Kafka consumer on its own thread that writes each {@link RateEvent}, {@link ResultEvent} and such
+ * {@link WideSample} through an {@link InfluxStore} and commits the offsets of a polled batch only once
  * the store has confirmed it (at least once: after a store failure the batch is read again).
  * Records that cannot be read are skipped, counted and logged. The store is the caller's to close.
  */
@@ -47,6 +49,9 @@ public final class RatesToStore implements AutoCloseable {
 
   private final String topic;
   private final String resultsTopic;
+  private final String metricsTopic;
+  private final JsonSerde<WideSample> wideSerde = JsonSerde.of(WideSample.class);
+  private final AtomicLong storedMetrics = new AtomicLong();
   private final JsonSerde<ResultEvent> resultSerde = JsonSerde.of(ResultEvent.class);
   private final AtomicLong storedResults = new AtomicLong();
   private final InfluxStore store;
@@ -64,6 +69,7 @@ public final class RatesToStore implements AutoCloseable {
   public RatesToStore(KafkaConnection kafka, Topics topics, InfluxStore store) {
     this.topic = topics.rates();
     this.resultsTopic = topics.results();
+    this.metricsTopic = topics.metrics();
     this.store = store;
     Map<String, Object> props = new HashMap<>();
     props.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP_ID);
@@ -87,7 +93,7 @@ public final class RatesToStore implements AutoCloseable {
       throw new IllegalStateException("RatesToStore is closed");
     }
     if (thread.getState() == Thread.State.NEW) {
-      consumer.subscribe(List.of(topic, resultsTopic));
+      consumer.subscribe(List.of(topic, resultsTopic, metricsTopic));
       thread.start();
     }
   }
@@ -100,6 +106,11 @@ public final class RatesToStore implements AutoCloseable {
   /** Results the store confirmed and whose offsets were committed. */
   public long storedResults() {
     return storedResults.get();
+  }
+
+  /** {@code net} and {@code netstat} rows of {@code metrics} the store confirmed and whose offsets were committed. */
+  public long storedMetrics() {
+    return storedMetrics.get();
   }
 
   /** Records on the rates or results topic that could not be read, skipped. */
@@ -117,6 +128,8 @@ public final class RatesToStore implements AutoCloseable {
       counter(registry, "netpulse.store.rates", "Rates the store confirmed (offsets committed).", w -> w.storedRates());
       counter(registry, "netpulse.store.results", "Results the store confirmed (offsets committed).",
           w -> w.storedResults());
+      counter(registry, "netpulse.store.metrics", "net and netstat rows the store confirmed (offsets committed).",
+          w -> w.storedMetrics());
       counter(registry, "netpulse.store.bad.records", "Rates or results that could not be read, skipped.",
           w -> w.badRecords());
       counter(registry, "netpulse.store.retried.batches",
@@ -199,7 +212,16 @@ public final class RatesToStore implements AutoCloseable {
     }
     long rates = 0;
     long results = 0;
+    long metrics = 0;
     for (ConsumerRecord<String, byte[]> record : records) {
+      if (record.topic().equals(metricsTopic)) {
+        WideSample wide = read(record, wideSerde);
+        if (wide != null && StorePoints.WIDE_MEASUREMENTS.contains(wide.name())) {
+          store.write(wide);
+          metrics++;
+        }
+        continue;
+      }
       if (record.topic().equals(resultsTopic)) {
         ResultEvent result = parseResult(record);
         if (result != null) {
@@ -218,6 +240,7 @@ public final class RatesToStore implements AutoCloseable {
       consumer.commitSync(nextOffsets);
       storedRates.addAndGet(rates);
       storedResults.addAndGet(results);
+      storedMetrics.addAndGet(metrics);
     } else {
       // Not confirmed: read the batch again rather than lose it (the store may see some rates twice).
       retriedBatches.incrementAndGet();
@@ -257,12 +280,16 @@ public final class RatesToStore implements AutoCloseable {
   }
 
   private RateEvent parse(ConsumerRecord<String, byte[]> record) {
+    return read(record, serde);
+  }
+
+  private <T> T read(ConsumerRecord<String, byte[]> record, JsonSerde<T> as) {
     try {
-      RateEvent rate = serde.deserialize(record.topic(), record.value());
-      if (rate == null) {
+      T value = as.deserialize(record.topic(), record.value());
+      if (value == null) {
         throw new IllegalArgumentException("empty value");
       }
-      return rate;
+      return value;
     } catch (RuntimeException e) {
       skipped(record, e);
       return null;

@@ -1,5 +1,7 @@
 package io.netpulse.processor.store;
 
+import java.util.List;
+
 import com.influxdb.client.domain.WritePrecision;
 import com.influxdb.client.write.Point;
 import io.netpulse.common.event.RateEvent;
@@ -14,6 +16,10 @@ import io.netpulse.common.event.Sample;
  *                 time = window start, ms precision
  * netpulse_sample tags host, interface, metric, unit, source, run   field value (float)
  *                 time = sample ts, ms precision
+ * net            tags host, interface, run, source   fields rx_pps, tx_pps (packets/s), rx_bps, tx_bps (bit/s)
+ *                 time = the sampler's second, ms precision (one point per interface row of sar -n DEV)
+ * netstat        tags host, run, source   fields tcp_total, tcp_estab, tcp_closed, tcp_orphaned, tcp_timewait
+ *                 (connections) time = the ss -s output's second
  * netpulse_result tags plan, execution, test, metric, unit, label_KEY (one per plan label)
  *                 fields mean, stddev, ci95 (float; the last two only from two repetitions on), n (integer),
  *                 rep_1, rep_2, … (float, per repetition), precision_1, … (float: the repetition's 95 %
@@ -29,6 +35,10 @@ public final class StorePoints {
   public static final String RATE_MEASUREMENT = "netpulse_rate";
   public static final String SAMPLE_MEASUREMENT = "netpulse_sample";
   public static final String RESULT_MEASUREMENT = "netpulse_result";
+  /** The wide measurements the store keeps, Telegraf's names: interface counters and the TCP table. */
+  public static final java.util.Set<String> WIDE_MEASUREMENTS = java.util.Set.of("net", "netstat");
+  /** The tags of a wide measurement's point: as Telegraf's, plus where the values came from. */
+  private static final List<String> WIDE_TAGS = List.of("host", "interface", "run", "source");
   /** A plan label {@code instance_type} is the result tag {@code label_instance_type}. */
   public static final String LABEL_TAG_PREFIX = "label_";
 
@@ -58,6 +68,14 @@ public final class StorePoints {
     tag(point, "source", sample.source());
     tag(point, "run", sample.run());
     return point.addField("value", sample.value()).time(sample.ts(), WritePrecision.MS);
+  }
+
+  /** A {@code net} or {@code netstat} point: one interface row, or one TCP table, with all its fields. */
+  public static Point wide(io.netpulse.common.event.WideSample wide) {
+    Point point = Point.measurement(wide.name());
+    WIDE_TAGS.forEach(t -> tag(point, t, wide.tags().get(t)));
+    wide.fields().forEach((field, value) -> point.addField(field, value.doubleValue()));
+    return point.time(wide.time(), WritePrecision.MS);
   }
 
   public static Point result(io.netpulse.common.event.ResultEvent result) {

@@ -1,10 +1,12 @@
 package io.netpulse.processor.topology;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.LineRecords;
 import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.Json;
 import io.netpulse.common.json.JsonSerde;
 import io.netpulse.tools.parse.LineParser;
@@ -63,6 +65,9 @@ public final class ParseTopology {
         .map((k, o) -> KeyValue.pair(DeadLetter.boundedKey(k), o.deadLetter()), Named.as("dead-letters"))
         .to(topics.dlq(), Produced.with(Serdes.String(), ProcessorSerdes.json(DeadLetter.class)));
 
+    outcomes.filter((k, o) -> o.wide() != null, Named.as("parsed-wide")).mapValues(Outcome::wide, Named.as("wide"))
+        .to(topics.metrics(), Produced.with(Serdes.String(), ProcessorSerdes.json(WideSample.class)));
+
     KStream<String, Sample> samples =
         outcomes.filter((k, o) -> o.sample() != null, Named.as("parsed")).mapValues(Outcome::sample);
     samples.to(topics.samples(), Produced.with(Serdes.String(), ProcessorSerdes.json(Sample.class)));
@@ -98,8 +103,17 @@ public final class ParseTopology {
     @Override
     public void process(FixedKeyRecord<String, byte[]> record) {
       Origin origin = Origin.of(context.recordMetadata(), topics.lines());
-      for (Outcome o : parse(record.key(), record.value(), origin, procNetDev, procStat, linesRead)) {
+      List<Outcome> outcomes = parse(record.key(), record.value(), origin, procNetDev, procStat, linesRead);
+      List<Sample> parsed = new ArrayList<>(outcomes.size());
+      for (Outcome o : outcomes) {
         context.forward(record.withValue(o));
+        if (o.sample() != null) {
+          parsed.add(o.sample());
+        }
+      }
+      // the record's rows, each with all its values: a block of sar's second gives one record per interface
+      for (WideSample w : WideSample.group(parsed, Sources::measurementOf)) {
+        context.forward(record.withValue(Outcome.of(w)));
       }
     }
   }
@@ -177,15 +191,19 @@ public final class ParseTopology {
     return nl < 0 ? s : s.substring(0, nl);
   }
 
-  /** A sample, a tool figure or a dead letter: one parse step, several destinations. */
-  record Outcome(Sample sample, DeadLetter deadLetter, ToolFigure figure) {
+  /** A sample, a row's wide record, a tool figure or a dead letter: one parse step, several destinations. */
+  record Outcome(Sample sample, DeadLetter deadLetter, ToolFigure figure, WideSample wide) {
 
     Outcome(Sample sample, DeadLetter deadLetter) {
-      this(sample, deadLetter, null);
+      this(sample, deadLetter, null, null);
     }
 
     static Outcome of(ToolFigure figure) {
-      return new Outcome(null, null, figure);
+      return new Outcome(null, null, figure, null);
+    }
+
+    static Outcome of(WideSample wide) {
+      return new Outcome(null, null, null, wide);
     }
   }
 }

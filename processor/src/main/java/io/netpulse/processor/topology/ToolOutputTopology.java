@@ -1,8 +1,10 @@
 package io.netpulse.processor.topology;
 
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.event.ToolOutputEvent;
 import io.netpulse.common.json.Json;
 import io.netpulse.common.json.JsonSerde;
@@ -62,6 +64,10 @@ public final class ToolOutputTopology {
         .mapValues(ParseTopology.Outcome::figure, Named.as("tool-figures"));
     figures.map((run, f) -> KeyValue.pair(f.sample().host(), f.sample()), Named.as("tool-samples-by-host"))
         .to(topics.samples(), Produced.with(Serdes.String(), ProcessorSerdes.json(Sample.class)).withName("tool-samples"));
+    outcomes.filter((k, o) -> o.wide() != null, Named.as("tool-output-wide"))
+        .map((run, o) -> KeyValue.pair(o.wide().tags().get("host"), o.wide()), Named.as("tool-wide-by-host"))
+        .to(topics.metrics(), Produced.with(Serdes.String(), ProcessorSerdes.json(WideSample.class))
+            .withName("tool-metrics"));
     return figures;
   }
 
@@ -104,6 +110,7 @@ public final class ToolOutputTopology {
       return List.of(dead(origin, key, raw, where + ": parser failed: " + e));
     }
     List<ParseTopology.Outcome> outcomes = new ArrayList<>();
+    List<Sample> figures = new ArrayList<>(result.samples().size());
     for (Sample s : result.samples()) {
       Sample placed = s.withOrigin(out.host(), out.run(), out.tool());
       if (placed.ts() <= 0) { // whole-run figures carry no time of their own: the tool's end
@@ -113,7 +120,9 @@ public final class ToolOutputTopology {
       }
       outcomes.add(ParseTopology.Outcome.of(
           new ToolFigure(out.run(), out.test(), out.repetition(), out.instance(), placed)));
+      figures.add(placed.instance() == null ? placed.withInstance(out.instance()) : placed); // one record per instance
     }
+    WideSample.group(figures, Sources::measurementOf).forEach(w -> outcomes.add(ParseTopology.Outcome.of(w)));
     for (ParseError error : result.errors()) {
       outcomes.add(dead(origin, key, raw, where + ": " + error.describe()));
     }
@@ -132,6 +141,6 @@ public final class ToolOutputTopology {
   }
 
   private static ParseTopology.Outcome dead(Origin origin, String key, byte[] raw, String reason) {
-    return new ParseTopology.Outcome(null, origin.deadLetter(key, raw, reason), null);
+    return new ParseTopology.Outcome(null, origin.deadLetter(key, raw, reason));
   }
 }

@@ -1,5 +1,6 @@
 package io.netpulse.processor.store;
 
+import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -177,6 +178,51 @@ class RatesToStoreTest {
             rows -> rows.equals(List.of(Map.of("n", total, "d", total / 10))));
       }
     }
+  }
+
+  /**
+   * {@code metrics}' interface rows and TCP tables land as Telegraf's {@code net} and {@code netstat}, one row each with
+   * all its fields; a tool's record is not stored; the same row written twice (a batch read again) is kept once.
+   */
+  @Test
+  void netAndNetstatRowsOfMetricsAreStoredOneRowEachAndToolRecordsAreNot() throws Exception {
+    Topics topics = new Topics("wide.");
+    kafka.createTopics(topics, 1);
+    List<io.netpulse.common.event.Sample> samples = List.of(
+        io.netpulse.common.event.Sample.of("rx_pps", 47_176, Units.PACKETS_PER_S, "veth0", T0),
+        io.netpulse.common.event.Sample.of("tx_pps", 12, Units.PACKETS_PER_S, "veth0", T0),
+        io.netpulse.common.event.Sample.of("rx_bps", 39_990_784, Units.BITS_PER_S, "veth0", T0),
+        io.netpulse.common.event.Sample.of("tx_bps", 8_192, Units.BITS_PER_S, "veth0", T0),
+        io.netpulse.common.event.Sample.of("rx_pps", 3, Units.PACKETS_PER_S, "lo", T0));
+    List<io.netpulse.common.event.WideSample> wide = new java.util.ArrayList<>(io.netpulse.common.event.WideSample.group(
+        samples.stream().map(x -> x.withOrigin("w1", "run-9", "sar-dev")).toList(), Sources::measurementOf));
+    wide.addAll(io.netpulse.common.event.WideSample.group(List.of(
+        io.netpulse.common.event.Sample.of("tcp_estab", 16_378, Units.CONNECTIONS, null, T0)
+            .withOrigin("w1", null, "ss-summary"),
+        io.netpulse.common.event.Sample.of("rtt_avg_ms", 0.079, "ms", null, T0).withOrigin("w1", "run-9", "ping")), Sources::measurementOf));
+    wide.add(wide.get(0)); // again, as a batch read again would
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      for (io.netpulse.common.event.WideSample w : wide) {
+        producer.send(new ProducerRecord<>(topics.metrics(), "w1", Json.bytes(w))).get(10, TimeUnit.SECONDS);
+      }
+    }
+    try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "netpulse", "netpulse");
+        RatesToStore writer = new RatesToStore(kafka.connection(), topics, store)) {
+      writer.start();
+      await().atMost(Duration.ofSeconds(60)).until(() -> writer.storedMetrics() == 4);
+      assertThat(writer.badRecords()).isZero();
+      await().atMost(Duration.ofSeconds(15)).ignoreExceptions().until(() ->
+          db.sql("SELECT count() n FROM net WHERE host = 'w1'"), rows -> rows.equals(List.of(Map.of("n", 2L))));
+    }
+    assertThat(db.sql("SELECT \"interface\", run, source, rx_pps, tx_pps, rx_bps, tx_bps, timestamp FROM net "
+        + "WHERE host = 'w1' AND \"interface\" = 'veth0'")).singleElement().satisfies(row -> {
+          assertThat(row).containsEntry("run", "run-9").containsEntry("source", "sar-dev")
+              .containsEntry("rx_pps", 47_176.0).containsEntry("tx_pps", 12.0).containsEntry("rx_bps", 39_990_784.0)
+              .containsEntry("tx_bps", 8_192.0);
+          assertThat(Instant.parse((String) row.get("timestamp")).toEpochMilli()).isEqualTo(T0);
+        });
+    assertThat(db.sql("SELECT tcp_estab FROM netstat WHERE host = 'w1'"))
+        .containsExactly(Map.of("tcp_estab", 16_378.0));
   }
 
   /** One rate for each of ten interfaces of h7 per second, from second {@code from}; returns the next second. */

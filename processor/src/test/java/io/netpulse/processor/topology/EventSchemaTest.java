@@ -138,6 +138,7 @@ class EventSchemaTest {
       assertValid("line-block", List.of(inputs[4]));
       assertValid("tool-output-event", List.of(inputs[3]));
       assertValid("sample", output(driver, TOPICS.samples()));
+      assertValid("wide-sample", output(driver, TOPICS.metrics()));
       assertValid("rate-event", output(driver, TOPICS.rates()));
       assertValid("steady-event", output(driver, TOPICS.steady()));
       // the precision criterion (issue 17): the lifecycle's thresholds that ask for it, and the event it gives

@@ -99,8 +99,21 @@ class ParseTopologyTest {
     List<Sample> oneEach = parse.samples.readValuesToList();
     List<DeadLetter> deadOneEach = parse.dlq.readValuesToList();
 
+    List<io.netpulse.common.event.WideSample> wideOneEach = parse.metrics.readValuesToList();
+
     parse.lines.pipeInput("sut", Json.bytes(io.netpulse.common.event.LineBlock.of(lines)), RECEIVED);
     assertThat(parse.samples.readValuesToList()).hasSize(12).isEqualTo(oneEach);
+    // one wide record per interface row of the second (lo, npp-a, npp-b), holding exactly the samples
+    List<TestRecord<String, io.netpulse.common.event.WideSample>> wide = parse.metrics.readRecordsToList();
+    assertThat(wide).extracting(TestRecord::key).containsOnly("sut");
+    assertThat(wide).extracting(r -> r.value().tags().get("interface")).containsExactly("lo", "npp-a", "npp-b");
+    assertThat(wide).extracting(r -> r.value().name()).containsOnly("net");
+    assertThat(wide.get(1).value().fields()).containsExactly(java.util.Map.entry("rx_pps", 1538.24),
+        java.util.Map.entry("tx_pps", 8058.82), java.util.Map.entry("rx_bps", 99.24 * 8192),
+        java.util.Map.entry("tx_bps", 467847.96 * 8192));
+    assertThat(wide.stream().flatMap(r -> r.value().samples().stream()).toList()).isEqualTo(oneEach);
+    assertThat(wide.stream().map(TestRecord::value).toList()).as("line by line, the same records")
+        .isEqualTo(wideOneEach);
     DeadLetter dead = parse.dlq.readValue();
     assertThat(parse.dlq.isEmpty()).isTrue();
     assertThat(dead.error()).isEqualTo(deadOneEach.get(0).error().replace("seq 44: ",

@@ -65,6 +65,17 @@ class ToolOutputTopologyTest {
     assertThat(rate.ts()).isEqualTo(ENDED);
     assertThat(out).allMatch(r -> r.key().equals("client-a"));
     assertThat(dlq.isEmpty()).isTrue();
+    // the instance's whole-run figures as one record, keyed by host, tagged with the instance
+    List<TestRecord<String, io.netpulse.common.event.WideSample>> wide = TestDrivers.jsonOutput(driver,
+        TOPICS.metrics(), io.netpulse.common.event.WideSample.class).readRecordsToList();
+    assertThat(wide).singleElement().satisfies(r -> {
+      assertThat(r.key()).isEqualTo("client-a");
+      assertThat(r.value().name()).isEqualTo("netperf");
+      assertThat(r.value().tags()).containsEntry("instance", "p12866").containsEntry("summary", "true")
+          .containsEntry("run", "run-1");
+      assertThat(r.value().fields()).containsEntry("trans_per_s", 10608.61).hasSize(out.size());
+      assertThat(r.value().time()).isEqualTo(ENDED);
+    });
   }
 
   @Test

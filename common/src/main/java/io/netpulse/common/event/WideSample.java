@@ -1,0 +1,96 @@
+package io.netpulse.common.event;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Every value one row of a sampler or tool gave, as one record: a host's interface in one second with rx_bps, tx_bps,
+ * rx_pps and tx_pps, or its TCP table from one {@code ss -s}. Shaped like a Telegraf metric (name, tags, fields, time)
+ * so that monitoring habits carry over, and one record where {@link Sample}s are one per value: the broker and the
+ * processor pay per record.
+ *
+ * @param name   the measurement: {@code net} (sar -n DEV, /proc/net/dev rows), {@code netstat} ({@code ss -s}),
+ *               {@code cpu} (/proc/stat), else the tool's name (netperf, ping, ...)
+ * @param tags   sorted; {@code host}, and where the samples had them {@code interface} ({@code cpu} for cpu rows),
+ *               {@code run}, {@code source}, {@code instance}, {@code test}, {@code summary} ("true" for a tool's
+ *               whole-run summary)
+ * @param fields each value by its metric name (docs/topics.md), in the order the parser gave them
+ * @param units  each field's unit ("bit/s", "packets/s", ...)
+ * @param time   epoch ms the values are for
+ */
+public record WideSample(int schema, String name, Map<String, String> tags, Map<String, Double> fields,
+    Map<String, String> units, long time) {
+
+  public static final int SCHEMA = 1;
+
+  public WideSample {
+    tags = Collections.unmodifiableMap(new TreeMap<>(tags));
+    fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+    units = Collections.unmodifiableMap(new LinkedHashMap<>(units));
+  }
+
+  /**
+   * The samples grouped by what they describe (measurement, tags, time), in the order each group first appears: the
+   * four values of a sar row become one record. A metric that appears twice in one group keeps its last value.
+   *
+   * @param measurementOf the measurement of a source's samples (the catalog's {@code Sources.measurementOf})
+   */
+  public static List<WideSample> group(List<Sample> samples, Function<String, String> measurementOf) {
+    Map<Key, Builder> groups = new LinkedHashMap<>();
+    for (Sample s : samples) {
+      String name = measurementOf.apply(s.source());
+      Map<String, String> tags = tagsOf(s, name);
+      groups.computeIfAbsent(new Key(name, tags, s.ts()), k -> new Builder()).add(s);
+    }
+    List<WideSample> out = new ArrayList<>(groups.size());
+    groups.forEach((k, b) -> out.add(new WideSample(SCHEMA, k.name(), k.tags(), b.fields, b.units, k.time())));
+    return out;
+  }
+
+  /** Back to one {@link Sample} per field, as the parser gave them. */
+  public List<Sample> samples() {
+    String iface = tags.getOrDefault("interface", tags.get("cpu"));
+    List<Sample> out = new ArrayList<>(fields.size());
+    fields.forEach((metric, value) -> out.add(new Sample(Sample.SCHEMA, metric, value, units.get(metric),
+        tags.get("host"), iface, time, tags.get("run"), tags.get("source"), "true".equals(tags.get("summary")),
+        tags.get("test"), tags.get("instance"))));
+    return out;
+  }
+
+  private static Map<String, String> tagsOf(Sample s, String name) {
+    Map<String, String> tags = new TreeMap<>();
+    put(tags, "host", s.host());
+    put(tags, "cpu".equals(name) ? "cpu" : "interface", s.iface());
+    put(tags, "run", s.run());
+    put(tags, "source", s.source());
+    put(tags, "instance", s.instance());
+    put(tags, "test", s.test());
+    if (s.summary()) {
+      tags.put("summary", "true");
+    }
+    return tags;
+  }
+
+  private static void put(Map<String, String> tags, String key, String value) {
+    if (value != null) {
+      tags.put(key, value);
+    }
+  }
+
+  private record Key(String name, Map<String, String> tags, long time) {}
+
+  private static final class Builder {
+    final Map<String, Double> fields = new LinkedHashMap<>();
+    final Map<String, String> units = new LinkedHashMap<>();
+
+    void add(Sample s) {
+      fields.put(s.metric(), s.value());
+      units.put(s.metric(), s.unit());
+    }
+  }
+}
