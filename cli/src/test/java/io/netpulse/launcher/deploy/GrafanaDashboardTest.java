@@ -48,7 +48,15 @@ class GrafanaDashboardTest {
     Point result = StorePoints.result(new ResultEvent(ResultEvent.SCHEMA, "p", "t", "rx_bps", "bit/s",
         new java.util.TreeMap<>(Map.of(1, 1.0, 2, 2.0, 3, 3.0)), 3, 2.0, 1.0, 2.48, List.of("h1"),
         List.of("r1", "r2", "r3"), 3000, "e1", Map.of("instance_type", "c7.large"), List.of(), true, 3, 3, null, null));
-    for (Point p : List.of(rate, result)) {
+    // net and netstat from lines as sar -n DEV and ss -s print them here (the tools' fixtures), through the parsers
+    List<io.netpulse.common.event.Sample> parsed = new ArrayList<>();
+    parsed.addAll(parsed("sar-dev",
+        "05:13:32        npp-a   1538.24   8058.82     99.24 467847.96      0.00      0.00      0.00     38.33"));
+    parsed.addAll(parsed("ss-summary", "TCP:   28 (estab 0, closed 28, orphaned 0, timewait 22)"));
+    List<Point> points = new ArrayList<>(List.of(rate, result));
+    io.netpulse.common.event.WideSample.group(parsed, io.netpulse.common.catalog.Sources::measurementOf)
+        .forEach(w -> points.add(StorePoints.wide(w)));
+    for (Point p : points) {
       // line protocol: measurement,tag=v,... field=v,... time (the values here have no spaces or commas)
       String[] parts = p.toLineProtocol().split(" ");
       String[] head = parts[0].split(",");
@@ -62,6 +70,13 @@ class GrafanaDashboardTest {
       }
       WRITTEN.put(head[0], new Layout(tags, fields));
     }
+  }
+
+  private static List<io.netpulse.common.event.Sample> parsed(String source, String line) {
+    var result = io.netpulse.tools.Parsers.lineParser(source).orElseThrow()
+        .parseLine(line, 1, io.netpulse.tools.parse.ParseContext.streamed(1_796_404_626_000L));
+    assertThat(result.errors()).isEmpty();
+    return result.samples().stream().map(x -> x.withOrigin("h1", "r1", source)).toList();
   }
 
   @Test
