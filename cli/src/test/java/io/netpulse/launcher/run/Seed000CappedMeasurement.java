@@ -25,7 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (precision 1 %, min_measure 10 s, a 5-s warm-up), once with {@code stop: fixed} and otherwise the same plan. Prints
  * and keeps the per-metric table, each repetition's stop reason and both wall times. A measurement, not a regression
  * test (about 80 minutes; the machine must be otherwise quiet): its name keeps it out of surefire's includes. Run it
- * with {@code mvn -B -o -pl cli test -Dtest=Seed000CappedMeasurement -Dsurefire.failIfNoSpecifiedTests=false}.
+ * with {@code mvn -B -o -pl cli test -Dtest=Seed000CappedMeasurement -Dsurefire.failIfNoSpecifiedTests=false}. It
+ * runs from the installed jars of the other modules, which an {@code mvn install} meanwhile rewrites under the running
+ * JVM (on 2026-12-04, after such installs, its processor stalled in a rebalance and gave no result; from a clone of its
+ * own the same run was healthy). To go on building, run it from a clone with {@code -Dmaven.repo.local} set to a copy
+ * of the repository.
  *
  * <p>The bed: both hosts' sending links capped at 40 Mbit/s with tbf (the peer's for the RX tests, the SUT's for the
  * TX tests), so that every second carries the same packets. Caps on the senders, not on the SUT's receiving link:

@@ -23,6 +23,14 @@ final class LateClientFailure {
 
   private LateClientFailure() {}
 
+  /** When it ended in its own time ({@code " 172.4 s into its 185 s"}), or "" when that is not known. */
+  static String when(long startedMs, long endedMs, long ownSeconds) {
+    if (startedMs <= 0 || endedMs < startedMs) {
+      return "";
+    }
+    return String.format(java.util.Locale.ROOT, " %.1f s into its %d s", (endedMs - startedMs) / 1000.0, ownSeconds);
+  }
+
   /**
    * Why this failure does not fail the repetition, or empty when it does.
    *

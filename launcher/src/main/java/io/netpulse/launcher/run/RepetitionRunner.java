@@ -393,7 +393,8 @@ final class RepetitionRunner {
         java.util.Optional<String> excuse = LateClientFailure.excuse(p.startedMillis(), p.endedMillis(), ownSeconds,
             procedure.results());
         if (excuse.isEmpty()) {
-          throw new RemoteFailure(p.host(), p.label() + " failed" + exit(p) + complaint(p));
+          throw new RemoteFailure(p.host(), p.label() + " failed" + exit(p)
+              + LateClientFailure.when(p.startedMillis(), p.endedMillis(), ownSeconds) + complaint(p));
         }
         ctx.progress().message(test.label() + ": " + p.label() + " on " + p.host() + " failed" + exit(p) + " "
             + excuse.get() + complaint(p));

@@ -27,6 +27,12 @@ class LateClientFailureTest {
   }
 
   @Test
+  void aFailureSaysWhenInItsOwnTimeItCame() {
+    assertThat(LateClientFailure.when(T0, T0 + 172_449, 185)).isEqualTo(" 172.4 s into its 185 s");
+    assertThat(LateClientFailure.when(0, T0, 185)).as("never released").isEmpty();
+  }
+
+  @Test
   void aClientThatFailsInsideItsTrafficTimeFailsTheRepetition() {
     assertThat(LateClientFailure.excuse(T0, T0 + 120_000, 180, List.of(SAR_RX))).isEmpty();
     assertThat(LateClientFailure.excuse(0, T0 + 186_000, 180, List.of(SAR_RX))).as("never released").isEmpty();
