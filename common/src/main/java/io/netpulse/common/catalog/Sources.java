@@ -23,6 +23,11 @@ public final class Sources {
   public static final String SOCKPERF = "sockperf";
   public static final String PING = "ping";
 
+  /** Measurement names on {@code metrics} and in the store, Telegraf's where Telegraf has the input. */
+  public static final String NET = "net";
+  public static final String NETSTAT = "netstat";
+  public static final String CPU = "cpu";
+
   private Sources() {}
 
   /**
@@ -35,9 +40,9 @@ public final class Sources {
       return "unknown";
     }
     return switch (source) {
-      case SAR_DEV, PROC_NET_DEV -> "net";
-      case SS_SUMMARY -> "netstat";
-      case PROC_STAT -> "cpu";
+      case SAR_DEV, PROC_NET_DEV -> NET;
+      case SS_SUMMARY -> NETSTAT;
+      case PROC_STAT -> CPU;
       default -> source;
     };
   }

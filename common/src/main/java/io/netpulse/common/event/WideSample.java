@@ -41,14 +41,16 @@ public record WideSample(int schema, String name, Map<String, String> tags, Map<
    * @param measurementOf the measurement of a source's samples (the catalog's {@code Sources.measurementOf})
    */
   public static List<WideSample> group(List<Sample> samples, Function<String, String> measurementOf) {
-    Map<Key, Builder> groups = new LinkedHashMap<>();
+    // Keyed by the samples' own identity fields: the tag map is built once per group, not once per value.
+    Map<Identity, Builder> groups = new LinkedHashMap<>();
     for (Sample s : samples) {
-      String name = measurementOf.apply(s.source());
-      Map<String, String> tags = tagsOf(s, name);
-      groups.computeIfAbsent(new Key(name, tags, s.ts()), k -> new Builder()).add(s);
+      groups.computeIfAbsent(Identity.of(s), k -> new Builder(s)).add(s);
     }
     List<WideSample> out = new ArrayList<>(groups.size());
-    groups.forEach((k, b) -> out.add(new WideSample(SCHEMA, k.name(), k.tags(), b.fields, b.units, k.time())));
+    groups.forEach((k, b) -> {
+      String name = measurementOf.apply(b.first.source());
+      out.add(new WideSample(SCHEMA, name, tagsOf(b.first, name), b.fields, b.units, k.ts()));
+    });
     return out;
   }
 
@@ -82,11 +84,22 @@ public record WideSample(int schema, String name, Map<String, String> tags, Map<
     }
   }
 
-  private record Key(String name, Map<String, String> tags, long time) {}
+  /** What makes two samples one record's fields; the measurement follows from the source. */
+  private record Identity(String source, String host, String iface, String run, String instance, String test,
+      boolean summary, long ts) {
+    static Identity of(Sample s) {
+      return new Identity(s.source(), s.host(), s.iface(), s.run(), s.instance(), s.test(), s.summary(), s.ts());
+    }
+  }
 
   private static final class Builder {
+    final Sample first;
     final Map<String, Double> fields = new LinkedHashMap<>();
     final Map<String, String> units = new LinkedHashMap<>();
+
+    Builder(Sample first) {
+      this.first = first;
+    }
 
     void add(Sample s) {
       fields.put(s.metric(), s.value());

@@ -3,6 +3,8 @@ package io.netpulse.processor.store;
 import java.util.List;
 import java.util.function.Consumer;
 
+import io.netpulse.common.catalog.Sources;
+
 /**
  * Tables of {@link StorePoints} for QuestDB, made before the first write so that they deduplicate.
  * InfluxDB overwrites a point with the same measurement, tag set and time; a table QuestDB creates on
@@ -37,9 +39,9 @@ public final class QuestDbStoreSchema {
               + "value DOUBLE, timestamp TIMESTAMP",
           "timestamp, host, \"interface\", metric, unit, source, run"),
       // a field a sampler adds later (a newer sysstat's column) is added by the first write that has it
-      new Table("net", "host SYMBOL, \"interface\" SYMBOL, run SYMBOL, source SYMBOL, rx_pps DOUBLE, tx_pps DOUBLE, "
+      new Table(Sources.NET, "host SYMBOL, \"interface\" SYMBOL, run SYMBOL, source SYMBOL, rx_pps DOUBLE, tx_pps DOUBLE, "
           + "rx_bps DOUBLE, tx_bps DOUBLE, timestamp TIMESTAMP", "timestamp, host, \"interface\", run, source"),
-      new Table("netstat", "host SYMBOL, run SYMBOL, source SYMBOL, tcp_total DOUBLE, tcp_estab DOUBLE, "
+      new Table(Sources.NETSTAT, "host SYMBOL, run SYMBOL, source SYMBOL, tcp_total DOUBLE, tcp_estab DOUBLE, "
           + "tcp_closed DOUBLE, tcp_orphaned DOUBLE, tcp_timewait DOUBLE, timestamp TIMESTAMP",
           "timestamp, host, run, source"),
       // rep_N and label_KEY columns are added by the first write that has them

@@ -230,7 +230,7 @@ public final class RatesToStore implements AutoCloseable {
         }
         continue;
       }
-      RateEvent rate = parse(record);
+      RateEvent rate = read(record, serde);
       if (rate != null) {
         store.write(rate);
         rates++;
@@ -277,10 +277,6 @@ public final class RatesToStore implements AutoCloseable {
       skipped(record, e);
       return null;
     }
-  }
-
-  private RateEvent parse(ConsumerRecord<String, byte[]> record) {
-    return read(record, serde);
   }
 
   private <T> T read(ConsumerRecord<String, byte[]> record, JsonSerde<T> as) {

@@ -4,6 +4,7 @@ import java.util.List;
 
 import com.influxdb.client.domain.WritePrecision;
 import com.influxdb.client.write.Point;
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.Sample;
 
@@ -36,7 +37,7 @@ public final class StorePoints {
   public static final String SAMPLE_MEASUREMENT = "netpulse_sample";
   public static final String RESULT_MEASUREMENT = "netpulse_result";
   /** The wide measurements the store keeps, Telegraf's names: interface counters and the TCP table. */
-  public static final java.util.Set<String> WIDE_MEASUREMENTS = java.util.Set.of("net", "netstat");
+  public static final java.util.Set<String> WIDE_MEASUREMENTS = java.util.Set.of(Sources.NET, Sources.NETSTAT);
   /** The tags of a wide measurement's point: as Telegraf's, plus where the values came from. */
   private static final List<String> WIDE_TAGS = List.of("host", "interface", "run", "source");
   /** A plan label {@code instance_type} is the result tag {@code label_instance_type}. */
