@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * there a 64-byte flood of 128 streams had tbf drop most of what went to the SUT, the launcher's SSH segments too,
  * and the SUT's session stalled (see LinkCap.outOfWithCredit). The pps senders offer a little more than the cap, not
  * the seed's unlimited rate ({@link #PPS_RATE}). System properties: {@code seed000.order} (default
- * {@code steady,fixed}), {@code seed000.out} (default {@code target/seed-000-capped}).
+ * {@code steady,fixed}), {@code seed000.out} (default {@code target/seed-000-capped}), {@code seed000.tests} (test types
+ * to run, comma-separated, e.g. {@code rx_bandwidth,tx_bandwidth}; default all).
  */
 @Tag("measurement")
 class Seed000CappedMeasurement {
@@ -78,6 +79,17 @@ class Seed000CappedMeasurement {
         "{ type: concurrent_connections, port: 2000, port_step: 2000, listeners: 32, duration: 120s }");
   }
 
+  /** The tests whose type is in {@code types} (comma-separated; empty: all), to look at some tests again. */
+  static String[] chosen(List<String> tests, String types) {
+    if (types.isBlank()) {
+      return tests.toArray(String[]::new);
+    }
+    List<String> wanted = List.of(types.split(","));
+    return tests.stream()
+        .filter(t -> wanted.stream().anyMatch(w -> t.startsWith("{ type: " + w.strip() + ",")))
+        .toArray(String[]::new);
+  }
+
   static String header(String stop) {
     return String.join("\n", "repetitions: 3", "stop: " + stop, "warmup: 5s",
         "steady: { criterion: precision, precision: 1%, min_measure: 10s }", "prepare: { nofile: 16384 }");
@@ -86,6 +98,7 @@ class Seed000CappedMeasurement {
   @Test
   void theSeedsSuiteOnTheCappedBed() throws Exception {
     List<String> order = List.of(System.getProperty("seed000.order", "steady,fixed").split(","));
+    String[] tests = chosen(tests(), System.getProperty("seed000.tests", ""));
     Path out = Path.of(System.getProperty("seed000.out", "target/seed-000-capped")).toAbsolutePath();
     Files.createDirectories(out);
     Map<String, TimeToResultMeasurement.Suite> suites = new LinkedHashMap<>();
@@ -94,7 +107,7 @@ class Seed000CappedMeasurement {
       for (String stop : order) {
         Path planDir = Files.createDirectories(dir.resolve(stop));
         suites.put(stop, TimeToResultMeasurement.runSuite(stop, TestPlans.write(planDir, HOSTS,
-            "seed-000-capped-" + stop, header(stop), tests().toArray(String[]::new)), out));
+            "seed-000-capped-" + stop, header(stop), tests), out));
       }
     }
     TimeToResultMeasurement.Suite steady = suites.get("steady");
