@@ -63,7 +63,7 @@ public record ResultEvent(
   /**
    * How one repetition's measuring ended and how well its value is known.
    *
-   * @param reason    {@value RunEvent#STOP_PRECISE}, {@value RunEvent#STOP_SETTLED} or {@value RunEvent#STOP_DURATION};
+   * @param reason    {@value RunEvent#STOP_PRECISE}, {@value RunEvent#STOP_SETTLED}, {@value RunEvent#STOP_DURATION} or {@value RunEvent#STOP_CLIENT_ENDED};
    *                  null when the launcher did not say
    * @param precision the 95 % confidence half-width of the repetition's value as a fraction of it (see
    *                  {@link RunValue#precision()}); null when it has none

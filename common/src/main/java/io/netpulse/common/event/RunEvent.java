@@ -32,7 +32,8 @@ package io.netpulse.common.event;
  *                STOPPING event, why the measuring ended: {@value #STOP_PRECISE} (the mean was known to the plan's
  *                precision), {@value #STOP_SETTLED} (the spread rule, or a connection count's rise, settled) or
  *                {@value #STOP_DURATION} (the planned duration ran out: a fixed stop, or a steady one that never
- *                settled). Null otherwise and from older producers
+ *                settled) or {@value #STOP_CLIENT_ENDED} (a client ended too soon: the window ends where its load
+ *                did). Null otherwise and from older producers
  */
 public record RunEvent(
     int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason,
@@ -54,6 +55,11 @@ public record RunEvent(
   public static final String STOP_SETTLED = "settled";
   /** {@link #stopReason()} on STOPPING: the planned duration was reached. */
   public static final String STOP_DURATION = "duration";
+  /**
+   * {@link #stopReason()} on STOPPING: a client ended inside its time in a test read from the hosts' samplers, and the
+   * window ended where it stopped loading them (the rows after it had fewer streams than the plan's).
+   */
+  public static final String STOP_CLIENT_ENDED = "client_ended";
 
   /**
    * When a run's metric counts as settled: over {@code windowMs}, (max − min) / mean ≤ {@code maxSpread};

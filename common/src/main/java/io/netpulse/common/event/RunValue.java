@@ -19,7 +19,7 @@ package io.netpulse.common.event;
  *                    or false on values
  * @param stopReason  on a marker, {@value RunEvent#INTERRUPTED} when the execution was interrupted (SIGINT/SIGTERM);
  *                    on a value, why the repetition's measuring ended ({@value RunEvent#STOP_PRECISE},
- *                    {@value RunEvent#STOP_SETTLED} or {@value RunEvent#STOP_DURATION}, from its STOPPING event);
+ *                    {@value RunEvent#STOP_SETTLED}, {@value RunEvent#STOP_DURATION} or {@value RunEvent#STOP_CLIENT_ENDED}, from its STOPPING event);
  *                    null when not said (older producers)
  * @param precision   the 95 % confidence half-width of {@code value} as a fraction of it, by batch means over the
  *                    window's per-second samples (autocorrelation allowed for; for a value made of interim lines,

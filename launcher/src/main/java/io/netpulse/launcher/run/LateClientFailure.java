@@ -15,6 +15,13 @@ import java.util.Optional;
  * response received. errno 110} (or {@code errno 4} after {@code catcher: timer popped}): at 0.3 Mbit/s a stream some
  * streams sat in TCP's retransmission back-off for minutes, and netserver's end-of-test answer, sent once the
  * stream's queued data had drained, did not come within netperf's wait. The link was full all along.
+ *
+ * <p>One that failed inside its time, in such a test, ends the measuring window where it stopped loading the hosts
+ * ({@link #lostLoad}): until then the hosts carried the plan's load, so sar's rows up to there are the value, and
+ * rows after it, with fewer streams, are not counted (the schedule fails the repetition if that leaves less than half
+ * the window). Seen on the same bed: of 128 streams through the 40-Mbit/s cap, one now and then ended with {@code
+ * recv_response_timed_n: no response received. errno 110 counter 0} some seconds before its end, its last interim
+ * line tens of seconds earlier, starved by TCP's back-off beside 127 others (docs/running.md, Faults).
  */
 final class LateClientFailure {
 
@@ -22,6 +29,23 @@ final class LateClientFailure {
   static final long SLACK_MS = 250;
 
   private LateClientFailure() {}
+
+  /** What is taken off the client's end for the window's: sar's row for the second it ended in may hold it. */
+  static final long ROW_MS = 1_000;
+
+  /**
+   * Where the window ends because this failure took the client's load away (epoch ms, a sar row before its exit was
+   * seen), or empty when the failure is not of that kind: it fails the repetition, or {@link #excuse} excuses it.
+   */
+  static java.util.OptionalLong lostLoad(long startedMs, long endedMs, long ownSeconds, List<ResultRule> results) {
+    if (results.isEmpty() || !results.stream().allMatch(r -> r.how().fromSamples())) {
+      return java.util.OptionalLong.empty();
+    }
+    if (startedMs <= 0 || endedMs <= 0 || endedMs + SLACK_MS >= startedMs + ownSeconds * 1_000) {
+      return java.util.OptionalLong.empty();
+    }
+    return java.util.OptionalLong.of(endedMs - ROW_MS);
+  }
 
   /** When it ended in its own time ({@code " 172.4 s into its 185 s"}), or "" when that is not known. */
   static String when(long startedMs, long endedMs, long ownSeconds) {

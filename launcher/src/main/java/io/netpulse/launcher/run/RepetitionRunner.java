@@ -152,8 +152,8 @@ final class RepetitionRunner {
         }
 
         @Override
-        public void await(int stage) throws RemoteFailure {
-          awaitClients(stage);
+        public java.util.Optional<RepetitionSchedule.LostLoad> await(int stage) throws RemoteFailure {
+          return awaitClients(stage);
         }
       }, (from, clientsUp, timeout) -> awaitSteady(run, from, clientsUp, timeout)
           .map(s -> new RepetitionSchedule.Settled(figure(s), s.startTs() == null ? 0 : s.startTs(),
@@ -238,8 +238,14 @@ final class RepetitionRunner {
         marks.steadyAfter(), climb);
   }
 
-  /** Why the measuring ended: the watched metric was known (precise) or settled, or the duration ran out. */
+  /**
+   * Why the measuring ended: a client ended too soon and took its load with it, the watched metric was known (precise)
+   * or settled, or the duration ran out.
+   */
   private String stopReason(RepetitionSchedule.Marks marks) {
+    if (marks.lostLoad() != null) {
+      return RunEvent.STOP_CLIENT_ENDED;
+    }
     if (!schedule.shape().steadyStop() || marks.steadyAfter() < 0) {
       return RunEvent.STOP_DURATION;
     }
@@ -367,9 +373,11 @@ final class RepetitionRunner {
 
   /**
    * Waits for the clients of a stage to end by themselves, and for the test's time where a client runs until
-   * stopped; one that fails ends the repetition.
+   * stopped; one that fails ends the repetition, unless {@link LateClientFailure} says it ends only the window (the
+   * earliest such end is returned) or not even that.
    */
-  private void awaitClients(int stage) throws RemoteFailure {
+  private java.util.Optional<RepetitionSchedule.LostLoad> awaitClients(int stage) throws RemoteFailure {
+    java.util.Optional<RepetitionSchedule.LostLoad> lost = java.util.Optional.empty();
     Duration slack = scaled(CLIENT_SLACK, clients.keySet());
     RepetitionSchedule.ClientDeadlines d = schedule.clientDeadlines(slack);
     for (Map.Entry<HostCommand, RemoteProcess> e : clients.entrySet()) {
@@ -392,14 +400,25 @@ final class RepetitionRunner {
       if (exit.getAsInt() != 0) {
         java.util.Optional<String> excuse = LateClientFailure.excuse(p.startedMillis(), p.endedMillis(), ownSeconds,
             procedure.results());
-        if (excuse.isEmpty()) {
-          throw new RemoteFailure(p.host(), p.label() + " failed" + exit(p)
-              + LateClientFailure.when(p.startedMillis(), p.endedMillis(), ownSeconds) + complaint(p));
+        String failed = p.label() + " failed" + exit(p)
+            + LateClientFailure.when(p.startedMillis(), p.endedMillis(), ownSeconds) + complaint(p);
+        java.util.OptionalLong lostAt = LateClientFailure.lostLoad(p.startedMillis(), p.endedMillis(), ownSeconds,
+            procedure.results());
+        if (lostAt.isPresent()) {
+          ctx.progress().message(test.label() + ": " + p.label() + " on " + p.host() + " failed" + exit(p)
+              + LateClientFailure.when(p.startedMillis(), p.endedMillis(), ownSeconds) + "; the measuring window "
+              + "ends where it stopped loading the hosts" + complaint(p));
+          lost = RepetitionSchedule.LostLoad.earliest(lost,
+              java.util.Optional.of(new RepetitionSchedule.LostLoad(lostAt.getAsLong(), p.host(), failed)));
+        } else if (excuse.isEmpty()) {
+          throw new RemoteFailure(p.host(), failed);
+        } else {
+          ctx.progress().message(test.label() + ": " + p.label() + " on " + p.host() + " failed" + exit(p) + " "
+              + excuse.get() + complaint(p));
         }
-        ctx.progress().message(test.label() + ": " + p.label() + " on " + p.host() + " failed" + exit(p) + " "
-            + excuse.get() + complaint(p));
       }
     }
+    return lost;
   }
 
   /**

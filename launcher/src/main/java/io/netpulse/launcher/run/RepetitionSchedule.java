@@ -67,8 +67,28 @@ final class RepetitionSchedule {
     /** Starts the stage's clients and releases them together; returns when they were released (epoch ms). */
     long release(int stage) throws RemoteFailure, InterruptedException;
 
-    /** Returns when the stage's clients have ended (or, for those held until stopped, the tools' time is up). */
-    void await(int stage) throws RemoteFailure, InterruptedException;
+    /**
+     * Returns when the stage's clients have ended (or, for those held until stopped, the tools' time is up): with
+     * the earliest load lost by a client that ended too soon in a way that ends the window rather than the
+     * repetition (see {@link LateClientFailure#lostLoad}), else empty.
+     */
+    Optional<LostLoad> await(int stage) throws RemoteFailure, InterruptedException;
+  }
+
+  /**
+   * A client ended inside its traffic time in a test read from the hosts' samplers: from {@code at} (epoch ms) on the
+   * hosts no longer carried the plan's load, so the window ends there.
+   *
+   * @param host where the client ran
+   * @param what the client and what it said, for a failure's message
+   */
+  record LostLoad(long at, String host, String what) {
+    static Optional<LostLoad> earliest(Optional<LostLoad> a, Optional<LostLoad> b) {
+      if (a.isEmpty()) {
+        return b;
+      }
+      return b.isPresent() && b.get().at() < a.get().at() ? b : a;
+    }
   }
 
   /** The processor's steady reports. */
@@ -127,6 +147,7 @@ final class RepetitionSchedule {
     private long measuringStart;
     private long measuringEnd;
     private long steadyAfter = -1;
+    private LostLoad lostLoad;
 
     long trafficStart() {
       return trafficStart;
@@ -142,6 +163,11 @@ final class RepetitionSchedule {
 
     long measuringEnd() {
       return measuringEnd;
+    }
+
+    /** The client whose early end ended the window, null when the window ran its course. */
+    LostLoad lostLoad() {
+      return lostLoad;
     }
 
     /** Milliseconds from traffic start to the steady report, -1 if there was none. */
@@ -265,14 +291,43 @@ final class RepetitionSchedule {
       marks.measuringStart = start;
       sleepUntil(start);
       phases.measuring(new Measuring(start, -1, null, null));
-      for (int stage = 1; stage <= shape.stages(); stage++) {
-        if (stage > 1) {
-          clients.release(stage);
-        }
-        clients.await(stage);
-      }
-      marks.measuringEnd = fixedEnd(clientsUp, start, now());
+      runClientsToTheirEnd(marks, clients, clientsUp, start);
     }
+  }
+
+  /**
+   * The least part of the planned window a window ended by a lost client's load must still hold to be a value: half.
+   * Less would be a short reading of a long test; the seed's procedure by hand reads sar over the whole duration.
+   */
+  static final double LEAST_PART_KEPT = 0.5;
+
+  /**
+   * Releases each later stage and awaits every stage's clients; the window ends at the clients' end (cut at the tools'
+   * end), or earlier where a client ended inside its time and took its load with it: then at that time, if that keeps
+   * {@link #LEAST_PART_KEPT} of the window, else the repetition fails.
+   */
+  private void runClientsToTheirEnd(Marks marks, Clients clients, long clientsUp, long start)
+      throws RemoteFailure, InterruptedException {
+    Optional<LostLoad> lost = Optional.empty();
+    for (int stage = 1; stage <= shape.stages(); stage++) {
+      if (stage > 1) {
+        clients.release(stage);
+      }
+      lost = LostLoad.earliest(lost, clients.await(stage));
+    }
+    long end = fixedEnd(clientsUp, start, now());
+    if (lost.isPresent() && lost.get().at() < end) {
+      LostLoad l = lost.get();
+      long planned = Math.max(1, clientsUp + shape.toolTime().toMillis() - start);
+      if (l.at() - start < LEAST_PART_KEPT * planned) {
+        throw new RemoteFailure(l.host(), String.format(java.util.Locale.ROOT, "%s: the window it loaded held %.1f s "
+            + "of the %.1f s planned, less than half", l.what(), Math.max(0, l.at() - start) / 1000.0,
+            planned / 1000.0));
+      }
+      marks.lostLoad = l;
+      end = l.at();
+    }
+    marks.measuringEnd = end;
   }
 
   /**
@@ -319,13 +374,7 @@ final class RepetitionSchedule {
       }
       return;
     }
-    for (int stage = 1; stage <= shape.stages(); stage++) {
-      if (stage > 1) {
-        clients.release(stage);
-      }
-      clients.await(stage);
-    }
-    marks.measuringEnd = fixedEnd(clientsUp, start, now());
+    runClientsToTheirEnd(marks, clients, clientsUp, start);
   }
 
   private void sleepUntil(long epochMillis) throws InterruptedException {

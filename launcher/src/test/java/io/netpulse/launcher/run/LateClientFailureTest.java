@@ -39,7 +39,18 @@ class LateClientFailureTest {
   }
 
   @Test
+  void aClientThatFailsInsideItsTrafficTimeInASarReadTestEndsTheWindowARowBeforeItsExit() {
+    // netperf's errno 110 172.4 s into its 185 s: the window ends at the start of the second it ended in
+    assertThat(LateClientFailure.lostLoad(T0, T0 + 172_449, 185, List.of(SAR_RX))).hasValue(T0 + 171_449);
+    // after its time it is excused instead, and a never-released client is no measure of anything
+    assertThat(LateClientFailure.lostLoad(T0, T0 + 185_000, 185, List.of(SAR_RX))).isEmpty();
+    assertThat(LateClientFailure.lostLoad(0, T0 + 172_449, 185, List.of(SAR_RX))).isEmpty();
+  }
+
+  @Test
   void aClientWhoseFigureMakesTheValueFailsTheRepetitionWhenever() {
+    assertThat(LateClientFailure.lostLoad(T0, T0 + 120_000, 180, List.of(CRR))).isEmpty();
+    assertThat(LateClientFailure.lostLoad(T0, T0 + 120_000, 180, List.of(SAR_RX, CRR))).isEmpty();
     assertThat(LateClientFailure.excuse(T0, T0 + 186_000, 180, List.of(CRR))).isEmpty();
     assertThat(LateClientFailure.excuse(T0, T0 + 186_000, 180, List.of(SAR_RX, CRR))).isEmpty();
     assertThat(LateClientFailure.excuse(T0, T0 + 186_000, 180, List.of())).isEmpty();

@@ -59,6 +59,52 @@ class RepetitionScheduleTest {
   }
 
   @Test
+  void aClientThatTookItsLoadAwayEndsTheWindowWhereItDid() throws Exception {
+    // one of many streams ended 7 s into a 10-s test (netperf's errno 110 on the capped bed): the rows after it had
+    // fewer streams than the plan's
+    RepetitionSchedule s = schedule(shape(2, 10, null, 1, false, false));
+    RepetitionSchedule.LostLoad lost = new RepetitionSchedule.LostLoad(UP + 7_000, "198.18.0.2", "netperf#3 failed");
+    s.run(marks, clientsEndingAfter(10_000, Optional.of(lost)), neverSteady(), phases());
+
+    assertThat(marks.measuringStart()).isEqualTo(UP + 2_000);
+    assertThat(marks.measuringEnd()).isEqualTo(UP + 7_000);
+    assertThat(marks.lostLoad()).isEqualTo(lost);
+  }
+
+  @Test
+  void aClientLostBeforeHalfTheWindowFailsTheRepetition() {
+    // 2 s measured of the 8 planned: a short reading of a long test is no value
+    RepetitionSchedule s = schedule(shape(2, 10, null, 1, false, false));
+    RepetitionSchedule.LostLoad lost = new RepetitionSchedule.LostLoad(UP + 4_000, "198.18.0.2", "netperf#3 failed");
+    assertThatThrownBy(() -> s.run(marks, clientsEndingAfter(10_000, Optional.of(lost)), neverSteady(), phases()))
+        .isInstanceOf(RemoteFailure.class)
+        .hasMessageContaining("netperf#3 failed: the window it loaded held 2.0 s of the 8.0 s planned, less than half");
+    assertThat(marks.measuringEnd()).isZero();
+    assertThat(marks.lostLoad()).isNull();
+  }
+
+  @Test
+  void aClientLostAfterTheToolsEndLeavesTheWindowAsItWas() throws Exception {
+    RepetitionSchedule s = schedule(shape(2, 10, null, 1, false, false));
+    RepetitionSchedule.LostLoad lost = new RepetitionSchedule.LostLoad(UP + 10_500, "198.18.0.2", "netperf#3 failed");
+    s.run(marks, clientsEndingAfter(11_000, Optional.of(lost)), neverSteady(), phases());
+
+    assertThat(marks.measuringEnd()).isEqualTo(UP + 10_000);
+    assertThat(marks.lostLoad()).isNull();
+  }
+
+  @Test
+  void aPrecisionStopNotReachedIsCutByALostClientToo() throws Exception {
+    RepetitionSchedule s = schedule(new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(10),
+        Duration.ofSeconds(3), 1, false, false, true));
+    RepetitionSchedule.LostLoad lost = new RepetitionSchedule.LostLoad(UP + 8_000, "198.18.0.2", "netperf#3 failed");
+    s.run(marks, clientsEndingAfter(10_000, Optional.of(lost)), neverSteady(), phases());
+
+    assertThat(marks.measuringEnd()).isEqualTo(UP + 8_000);
+    assertThat(marks.lostLoad()).isEqualTo(lost);
+  }
+
+  @Test
   void aWarmUpLongerThanTheToolsTimeStartsMeasuringAtTheToolsEnd() throws Exception {
     RepetitionSchedule s = schedule(shape(15, 10, null, 1, false, false));
     s.run(marks, clientsEndingAfter(0), neverSteady(), phases());
@@ -83,8 +129,9 @@ class RepetitionScheduleTest {
         }
 
         @Override
-        public void await(int stage) {
+        public Optional<RepetitionSchedule.LostLoad> await(int stage) {
           c.advance(12_000 / shape.stages()); // past the tools' end overall
+          return Optional.empty();
         }
       }, (a, b, t) -> Optional.empty(), phases());
 
@@ -194,7 +241,7 @@ class RepetitionScheduleTest {
       }
 
       @Override
-      public void await(int stage) throws RemoteFailure {
+      public Optional<RepetitionSchedule.LostLoad> await(int stage) throws RemoteFailure {
         clock.advance(4_000);
         throw new RemoteFailure("198.18.0.2", "iperf3#1 failed (exit status 143)");
       }
@@ -343,6 +390,11 @@ class RepetitionScheduleTest {
 
   /** Clients that take {@link #STARTUP} to release and end {@code runMs} after that (each stage). */
   private RepetitionSchedule.Clients clientsEndingAfter(long runMs) {
+    return clientsEndingAfter(runMs, Optional.empty());
+  }
+
+  /** As {@link #clientsEndingAfter(long)}, one of them having taken its load away at {@code lost}. */
+  private RepetitionSchedule.Clients clientsEndingAfter(long runMs, Optional<RepetitionSchedule.LostLoad> lost) {
     return new RepetitionSchedule.Clients() {
       private long released;
 
@@ -355,9 +407,10 @@ class RepetitionScheduleTest {
       }
 
       @Override
-      public void await(int stage) {
+      public Optional<RepetitionSchedule.LostLoad> await(int stage) {
         calls.add("await " + stage + "@" + (clock.millis() - T0));
         clock.set(Math.max(clock.millis(), released + runMs));
+        return lost;
       }
     };
   }
