@@ -144,7 +144,7 @@ class RatesToStoreTest {
   /**
    * The store is written to, then down for 20 s (several of the writer's re-reads), then back on the same data and
    * port, while rates keep coming (ten series, ten per second, three partitions): every rate is in the store once,
-   * and nothing was committed while it was down. (RestartAcceptanceTest keeps it down 60 s, with the whole pipeline.)
+   * and nothing was committed while it was down. (StoreAndCollectorRestartAcceptanceTest keeps it down 60 s, with the whole pipeline.)
    */
   @Test
   void ratesArrivingThroughALongOutageAreAllStoredOnceItIsBack() throws Exception {

@@ -30,12 +30,14 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Acceptance: no wrong value after a restart, no stall on one bad record. netpulse runs as an operator deploys it,
  * each part an OS process ({@link PipelineSession}): Kafka broker, QuestDB, {@code netpulse processor --influx-url},
- * {@code netpulse collector agent} sampling this machine for real. One session goes through five faults in order;
+ * {@code netpulse collector agent} sampling this machine for real. A session goes through its faults in order (two
+ * sessions, one per subclass, so that CI runs them side by side: {@link ProcessorRestartAcceptanceTest} and
+ * {@link StoreAndCollectorRestartAcceptanceTest});
  * after each, and over the whole span at the end, the rates on {@code netpulse.rates} and in the store are compared
  * with rates computed from {@code netpulse.lines} alone ({@link ReferenceRates}).
  *
  * <p>Each fault is a test method and can run alone (the session starts for it and gives it its traffic first), e.g.
- * {@code -Dtest=RestartAcceptanceTest#processorSigkill}. A method reports all its failed checks at once (soft
+ * {@code -Dtest=ProcessorRestartAcceptanceTest#processorSigkill}. A method reports all its failed checks at once (soft
  * assertions), each message saying what the check protects. Every process's log stays under
  * {@code cli/target/restart-acceptance/}.
  *
@@ -49,34 +51,34 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("kafka")
-class RestartAcceptanceTest {
+abstract class RestartAcceptance {
 
   /** Normal traffic before each fault: one whole 10-s window and a second to spare. */
-  private static final Duration TRAFFIC = Duration.ofSeconds(12);
+  static final Duration TRAFFIC = Duration.ofSeconds(12);
   /** After a fault, until the windows around it are complete: a 10-s window, the 5-s grace, a second to spare. */
-  private static final Duration SETTLE = Duration.ofSeconds(16);
+  static final Duration SETTLE = Duration.ofSeconds(16);
   /** The brief's bound for "running and current again", and for dead letters and new rates after bad records. */
-  private static final Duration CURRENT_WITHIN = Duration.ofSeconds(30);
+  static final Duration CURRENT_WITHIN = Duration.ofSeconds(30);
   /** Above the same run's first start, what a restart may take at most (well under a 45-s session timeout). */
-  private static final Duration RESTART_OVER_FIRST_START = Duration.ofSeconds(15);
-  private static final Duration STORE_CATCH_UP = Duration.ofSeconds(120);
-  private static final Duration STORE_DOWN = Duration.ofSeconds(60);
-  private static final Duration COLLECTOR_DOWN = Duration.ofSeconds(5);
-  private static final Duration STOP_WITHIN = Duration.ofSeconds(60);
+  static final Duration RESTART_OVER_FIRST_START = Duration.ofSeconds(15);
+  static final Duration STORE_CATCH_UP = Duration.ofSeconds(120);
+  static final Duration STORE_DOWN = Duration.ofSeconds(60);
+  static final Duration COLLECTOR_DOWN = Duration.ofSeconds(5);
+  static final Duration STOP_WITHIN = Duration.ofSeconds(60);
   /** The collector's restart-gap log line, worded like the SSH one. */
-  private static final Pattern GAP = Pattern.compile("(\\S+): gap of (\\d+) ms without lines \\(collector restart");
-  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+  static final Pattern GAP = Pattern.compile("(\\S+): gap of (\\d+) ms without lines \\(collector restart");
+  static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
-  private PipelineSession session;
+  PipelineSession session;
   /** {@link #CURRENT_WITHIN}, or the session's first processor start + {@link #RESTART_OVER_FIRST_START}. */
-  private Duration currentWithin = CURRENT_WITHIN;
-  private PipelineChecks checks;
+  Duration currentWithin = CURRENT_WITHIN;
+  PipelineChecks checks;
   /** When normal traffic last began: the session's start or a recovery. */
-  private long trafficSinceMs;
+  long trafficSinceMs;
   /** Windows starting before this were judged by an earlier check (all are judged again at the end). */
-  private long judgedUpToMs = Long.MIN_VALUE;
+  long judgedUpToMs = Long.MIN_VALUE;
   /** What was done when, for failure messages: windows near a fault are the suspects. */
-  private final List<String> timeline = new ArrayList<>();
+  final List<String> timeline = new ArrayList<>();
 
   @BeforeAll
   void startPipeline() throws IOException {
@@ -107,102 +109,7 @@ class RestartAcceptanceTest {
     }
   }
 
-  @Test
-  @Order(1)
-  void processorSigterm() {
-    SoftAssertions soft = new SoftAssertions();
-    long since = beforeFault();
-    ChildJvm old = session.processor();
-    long faultAt = mark("SIGTERM " + old.name());
-    old.sigterm();
-    soft.assertThat(old.awaitExit(STOP_WITHIN))
-        .as("[protects: a clean stop, as docker stop/systemd expect] %s exits within %d s of SIGTERM", old,
-            STOP_WITHIN.toSeconds()).isTrue();
-    old.close();
-    Map<String, List<String>> members =
-        checks.groupMembers(List.of(PipelineSession.APPLICATION_ID, PipelineChecks.STORE_GROUP));
-    soft.assertThat(members.values().stream().allMatch(List::isEmpty))
-        .as("[protects: a clean stop: the restart need not wait out a session timeout] after SIGTERM the processor "
-            + "left its consumer groups (Kafka Streams' and the store writer's); members left behind: %s; its log:\n"
-            + "    %s", members, old.tail(8).replace("\n", "\n    "))
-        .isTrue();
-    session.startProcessor();
-    mark("started " + session.processor().name());
-    expectCurrent(soft, "processor SIGTERM + restart", session.processor().startedAtMs());
-    afterFault(soft, "processor SIGTERM + restart", since, faultAt);
-    soft.assertAll();
-  }
-
-  @Test
-  @Order(2)
-  void processorSigkill() {
-    SoftAssertions soft = new SoftAssertions();
-    long since = beforeFault();
-    ChildJvm old = session.processor();
-    long faultAt = mark("SIGKILL " + old.name());
-    old.sigkill();
-    old.awaitExit(STOP_WITHIN);
-    session.startProcessor();
-    mark("started " + session.processor().name());
-    expectCurrent(soft, "processor SIGKILL + restart", session.processor().startedAtMs());
-    afterFault(soft, "processor SIGKILL + restart", since, faultAt);
-    soft.assertAll();
-  }
-
-  @Test
-  @Order(3)
-  void storeDownFor60Seconds() {
-    SoftAssertions soft = new SoftAssertions();
-    long since = beforeFault();
-    ChildJvm old = session.store();
-    long faultAt = mark("SIGTERM " + old.name());
-    old.sigterm();
-    soft.assertThat(old.awaitExit(STOP_WITHIN))
-        .as("[protects: a clean store stop] %s exits within %d s of SIGTERM", old, STOP_WITHIN.toSeconds()).isTrue();
-    old.close();
-    long downAt = System.currentTimeMillis();
-    ChildJvm.sleep(Math.max(0, downAt + STORE_DOWN.toMillis() - System.currentTimeMillis()));
-    session.startStore();
-    mark("started " + session.store().name() + " on the same data dir and port, " + (System.currentTimeMillis() - downAt)
-        + " ms after it stopped");
-    expectCurrent(soft, "store down 60 s (processor not restarted)", session.store().startedAtMs());
-    afterFault(soft, "store down 60 s + restart", since, faultAt);
-    soft.assertAll();
-  }
-
-  @Test
-  @Order(4)
-  void collectorSigkill() {
-    SoftAssertions soft = new SoftAssertions();
-    long since = beforeFault();
-    ChildJvm old = session.collector();
-    long faultAt = mark("SIGKILL " + old.name());
-    old.killWithLeftovers(Duration.ofSeconds(5));
-    ChildJvm.sleep(Math.max(0, faultAt + COLLECTOR_DOWN.toMillis() - System.currentTimeMillis()));
-    session.startCollector();
-    long restartedAt = session.collector().startedAtMs();
-    mark("started " + session.collector().name());
-    expectCurrent(soft, "collector SIGKILL + restart", restartedAt);
-    afterFault(soft, "collector SIGKILL + restart", since, faultAt);
-    expectGapReported(soft, restartedAt - faultAt, restartedAt);
-    soft.assertAll();
-  }
-
-  @Test
-  @Order(5)
-  void badRecordsOnLines() throws Exception {
-    SoftAssertions soft = new SoftAssertions();
-    long since = beforeFault();
-    String tag = Long.toString(System.currentTimeMillis(), 36);
-    long faultAt = System.currentTimeMillis();
-    expectDeadLettersAndNoStall(soft, "7 malformed records", BadRecords.small(tag, System.currentTimeMillis()));
-    expectDeadLettersAndNoStall(soft, "2 records whose dead letters are over 1 MB",
-        BadRecords.oversize(tag, System.currentTimeMillis()));
-    afterFault(soft, "bad records", since, faultAt);
-    soft.assertAll();
-  }
-
-  /** Last: every window of the whole span, the earlier faults' included, as they stand now. */
+  /** Last: every window of the session's whole span, the earlier faults' included, as they stand now. */
   @Test
   @Order(6)
   void wholeSpan() {
@@ -216,26 +123,26 @@ class RestartAcceptanceTest {
   }
 
   /** Waits for the normal traffic the fault needs before it; returns where this fault's windows begin. */
-  private long beforeFault() {
+  long beforeFault() {
     awaitTraffic();
     return judgedUpToMs;
   }
 
-  private void awaitTraffic() {
+  void awaitTraffic() {
     ChildJvm.sleep(Math.max(0, trafficSinceMs + TRAFFIC.toMillis() - System.currentTimeMillis()));
   }
 
-  private long mark(String what) {
+  long mark(String what) {
     long now = System.currentTimeMillis();
     timeline.add(clock(now) + " " + what);
     return now;
   }
 
-  private String timeline() {
+  String timeline() {
     return "timeline (UTC): " + String.join("; ", timeline);
   }
 
-  private static String clock(long ms) {
+  static String clock(long ms) {
     return CLOCK.format(Instant.ofEpochMilli(ms));
   }
 
@@ -243,7 +150,7 @@ class RestartAcceptanceTest {
    * The processor's health file says RUNNING and its group has caught up with lines, within {@link #currentWithin} of
    * {@code sinceMs}.
    */
-  private void expectCurrent(SoftAssertions soft, String fault, long sinceMs) {
+  void expectCurrent(SoftAssertions soft, String fault, long sinceMs) {
     PipelineChecks.Current c = checks.processorCurrent(sinceMs, currentWithin);
     String evidence = session.processor() + "\n  " + session.processor().exceptionSummary(3);
     soft.assertThat(c.running())
@@ -260,12 +167,12 @@ class RestartAcceptanceTest {
   }
 
   /** Lets the windows around the fault complete, then judges them. */
-  private void afterFault(SoftAssertions soft, String fault, long sinceMs, long faultAtMs) {
+  void afterFault(SoftAssertions soft, String fault, long sinceMs, long faultAtMs) {
     ChildJvm.sleep(Math.max(0, faultAtMs + SETTLE.toMillis() - System.currentTimeMillis()));
     checkRates(soft, fault, sinceMs);
   }
 
-  private void checkRates(SoftAssertions soft, String fault, long sinceMs) {
+  void checkRates(SoftAssertions soft, String fault, long sinceMs) {
     Long streamTime = RateChecks.judge(soft, checks, fault, sinceMs, STORE_CATCH_UP, this::timeline);
     if (streamTime != null) {
       judgedUpToMs = Math.max(judgedUpToMs, streamTime - ReferenceRates.GRACE_MS - 10_000);
@@ -277,7 +184,7 @@ class RestartAcceptanceTest {
    * The restarted collector reports how long its sources were silent, in a log line like the SSH one
    * ("HOST/SOURCE: gap of N ms without lines (collector restart; ...").
    */
-  private void expectGapReported(SoftAssertions soft, long downMs, long restartedAtMs) {
+  void expectGapReported(SoftAssertions soft, long downMs, long restartedAtMs) {
     ChildJvm collector = session.collector();
     Matcher m = GAP.matcher(collector.logText());
     boolean found = m.find();
@@ -305,7 +212,7 @@ class RestartAcceptanceTest {
    * Produces {@code bads} to lines mid-stream; within {@link #currentWithin} each must reach the DLQ with a reason,
    * the processor must be current again and new lines must still become rates.
    */
-  private void expectDeadLettersAndNoStall(SoftAssertions soft, String what, List<BadRecords.Bad> bads)
+  void expectDeadLettersAndNoStall(SoftAssertions soft, String what, List<BadRecords.Bad> bads)
       throws Exception {
     Map<TopicPartition, Long> ratesBefore = KafkaReads.endOffsets(checks.admin(), PipelineChecks.TOPICS.rates());
     Map<TopicPartition, Long> dlqBefore = KafkaReads.endOffsets(checks.admin(), PipelineChecks.TOPICS.dlq());
@@ -360,7 +267,7 @@ class RestartAcceptanceTest {
   }
 
   /** Kafka's and QuestDB's data go (hundreds of MB); the logs stay for reading. */
-  private static void deleteDataKeepLogs(Path dir) {
+  static void deleteDataKeepLogs(Path dir) {
     for (String data : List.of("broker", "questdb", "processor", "collector")) {
       Path p = dir.resolve(data);
       if (!Files.exists(p)) {
