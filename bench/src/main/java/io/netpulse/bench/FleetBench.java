@@ -33,9 +33,9 @@ final class FleetBench {
   record Report(long elapsedS, long linesEmitted, long linesSent, long lag, long heapUsedBytes, long[] delayP50P99Ms) {
 
     String describe(double linesPerS) {
-      String delay = delayP50P99Ms == null ? "no 1-s rate read"
+      String delay = delayP50P99Ms == null ? "no 1-s value read"
           : String.format(Locale.ROOT, "p50 %.2f s, p99 %.2f s", delayP50P99Ms[0] / 1000.0, delayP50P99Ms[1] / 1000.0);
-      return String.format(Locale.ROOT, "t=%4ds lines produced %,d (%.0f/s), acked %,d; lag %,d lines; heap after GC %d MiB; rate delay %s",
+      return String.format(Locale.ROOT, "t=%4ds lines produced %,d (%.0f/s), acked %,d; lag %,d lines; heap after GC %d MiB; 1-s value delay %s",
           elapsedS, linesEmitted, linesPerS, linesSent, lag, heapUsedBytes >> 20, delay);
     }
   }
@@ -63,7 +63,7 @@ final class FleetBench {
         }
         out.printf(Locale.ROOT, "fleet: %d hosts (sar -n DEV 1 with 4 ifaces + ss -s, each second), %d processor instance(s), "
             + "%d partitions, %s%n", hosts, instances, partitions, settings.describe());
-        try (RateDelayProbe probe = new RateDelayProbe(kafka.connection(), topics.rates());
+        try (MetricDelayProbe probe = new MetricDelayProbe(kafka.connection(), topics.metrics());
             FleetSimulator fleet = new FleetSimulator(kafka.connection(), topics.lines(), hosts)) {
           List<Report> reports = measure(admin, topics, fleet, probe, length, reportEvery, out);
           return verdict(reports, length, out);
@@ -76,7 +76,7 @@ final class FleetBench {
     }
   }
 
-  private static List<Report> measure(Admin admin, Topics topics, FleetSimulator fleet, RateDelayProbe probe,
+  private static List<Report> measure(Admin admin, Topics topics, FleetSimulator fleet, MetricDelayProbe probe,
       Duration length, Duration reportEvery, PrintStream out) throws Exception {
     List<Report> reports = new ArrayList<>();
     long t0 = System.nanoTime();

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "fleet", mixinStandardHelpOptions = true,
     description = {"N simulated hosts sending sar -n DEV 1 and ss -s each second through the collector path to an "
-        + "embedded broker, processed by 1 or 2 processor instances; prints lines, consumer lag, heap and rate delay "
+        + "embedded broker, processed by 1 or 2 processor instances; prints lines, consumer lag, heap and 1-s value delay "
         + "every report period and whether lag and heap stay flat. Exit code 1 when the processor falls behind."})
 public final class FleetBenchCommand implements Callable<Integer> {
 

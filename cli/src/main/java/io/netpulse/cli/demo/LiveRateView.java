@@ -2,7 +2,8 @@ package io.netpulse.cli.demo;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.Units;
-import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.catalog.Sources;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.JsonSerde;
 import io.netpulse.common.kafka.KafkaConnection;
 import java.io.PrintStream;
@@ -25,8 +26,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * Follows the {@code rates} topic for one host/iface and prints a line per second once that
- * second's window has been passed by a newer one; keeps the seconds for the final table.
+ * Follows the {@code metrics} topic for one host/iface (its {@code net} records: a per-second sampler's 1-s rate is
+ * its row) and prints a line per second once a newer second has come; keeps the seconds for the final table.
  */
 final class LiveRateView implements AutoCloseable {
 
@@ -35,7 +36,7 @@ final class LiveRateView implements AutoCloseable {
   private final String host;
   private final String iface;
   private final PrintStream out;
-  private final KafkaConsumer<String, RateEvent> consumer;
+  private final KafkaConsumer<String, WideSample> consumer;
   private final NavigableMap<Long, Second> seconds = new ConcurrentSkipListMap<>();
   private final Thread thread;
   private volatile boolean running = true;
@@ -43,12 +44,10 @@ final class LiveRateView implements AutoCloseable {
 
   /** One second of the measured interface. */
   record Second(long start, double rxBps, double rxPps) {
-    Second with(RateEvent r) {
-      return switch (r.metric()) {
-        case "rx_bps" -> new Second(start, r.mean(), rxPps);
-        case "rx_pps" -> new Second(start, rxBps, r.mean());
-        default -> this;
-      };
+    /** The second a row of it is for, its fields (0 where the row lacks one). */
+    static Second of(WideSample row) {
+      return new Second(row.time() - Math.floorMod(row.time(), 1000L), row.fields().getOrDefault("rx_bps", 0.0),
+          row.fields().getOrDefault("rx_pps", 0.0));
     }
   }
 
@@ -60,9 +59,9 @@ final class LiveRateView implements AutoCloseable {
         ConsumerConfig.GROUP_ID_CONFIG, "netpulse-demo-" + UUID.randomUUID(),
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")),
-        new StringDeserializer(), JsonSerde.of(RateEvent.class).deserializer());
-    // Only what happens from now on: a reused data dir holds earlier demos' rates.
-    List<TopicPartition> partitions = consumer.partitionsFor(topics.rates()).stream()
+        new StringDeserializer(), JsonSerde.of(WideSample.class).deserializer());
+    // Only what happens from now on: a reused data dir holds earlier demos' records.
+    List<TopicPartition> partitions = consumer.partitionsFor(topics.metrics()).stream()
         .map(p -> new TopicPartition(p.topic(), p.partition())).collect(Collectors.toList());
     consumer.assign(partitions);
     consumer.seekToEnd(partitions);
@@ -78,10 +77,12 @@ final class LiveRateView implements AutoCloseable {
 
   private void follow() {
     while (running) {
-      for (ConsumerRecord<String, RateEvent> rec : consumer.poll(Duration.ofMillis(200))) {
-        RateEvent r = rec.value();
-        if (r != null && "1s".equals(r.window()) && host.equals(r.host()) && iface.equals(r.iface())) {
-          seconds.compute(r.windowStart(), (k, s) -> (s == null ? new Second(k, 0, 0) : s).with(r));
+      for (ConsumerRecord<String, WideSample> rec : consumer.poll(Duration.ofMillis(200))) {
+        WideSample r = rec.value();
+        if (r != null && Sources.NET.equals(r.name()) && host.equals(r.tags().get("host"))
+            && iface.equals(r.tags().get("interface")) && !"true".equals(r.tags().get("summary"))) {
+          Second s = Second.of(r);
+          seconds.put(s.start(), s);
         }
       }
       printSettled();

@@ -82,8 +82,9 @@ abstract class RestartAcceptance {
 
   @BeforeAll
   void startPipeline() throws IOException {
-    Path dir = Path.of("target", "restart-acceptance",
-        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))).toAbsolutePath();
+    // the class in the name: CI starts both sessions in the same second, and one broker's data dir is not two's
+    Path dir = Path.of("target", "restart-acceptance", getClass().getSimpleName() + "-"
+        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))).toAbsolutePath();
     Files.createDirectories(dir);
     session = PipelineSession.start(dir);
     checks = new PipelineChecks(session);

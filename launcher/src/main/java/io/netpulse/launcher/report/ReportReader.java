@@ -2,10 +2,11 @@ package io.netpulse.launcher.report;
 
 import io.netpulse.common.catalog.Catalog;
 import io.netpulse.common.catalog.Metric;
+import io.netpulse.common.catalog.Sources;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.CpuUse;
-import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.kafka.KafkaConnection;
@@ -29,8 +30,8 @@ import java.util.Set;
 public final class ReportReader {
 
   /**
-   * Rates are stamped with their window's start and written about in that order (windows close a grace of
-   * seconds late); a minute's margin either side of the runs' windows covers that.
+   * Per-second records are written within seconds of their second (a sampler's row a second late, a busy processor
+   * some more); a minute's margin either side of the runs' windows covers that.
    */
   private static final long RATES_MARGIN_MS = 60_000;
 
@@ -127,12 +128,13 @@ public final class ReportReader {
       // only values made of per-second samples have a series; tool figures (latency, TCP_CRR) have bars only
       Metric perSecond = rule.filter(Metric::fromSamples).orElse(null);
       if (perSecond != null) {
-        reps.forEach(rep -> rates.want(rep, perSecond.sourceMetric()));
+        String measurement = Sources.measurementOf(perSecond.source());
+        reps.forEach(rep -> rates.want(rep, measurement, perSecond.sourceMetric()));
       }
       drafts.add(new Draft(r, type, perSecond, reps, ruleIndex(type, r.metric())));
     }
     if (rates.wantsAny()) {
-      snapshot.read(topics.rates(), RateEvent.class, rates.earliestStart() - RATES_MARGIN_MS,
+      snapshot.read(topics.metrics(), WideSample.class, rates.earliestStart() - RATES_MARGIN_MS,
           rates.latestEnd() + RATES_MARGIN_MS, (key, e) -> rates.add(e));
     }
     List<MetricSection> sections = new ArrayList<>();
@@ -178,7 +180,8 @@ public final class ReportReader {
       if (perSecond == null) {
         return new MetricSection(result, type, null, null, reps, List.of());
       }
-      List<SecondSeries> series = reps.stream().map(rep -> rates.series(rep, perSecond.sourceMetric()))
+      String measurement = Sources.measurementOf(perSecond.source());
+      List<SecondSeries> series = reps.stream().map(rep -> rates.series(rep, measurement, perSecond.sourceMetric()))
           .flatMap(Optional::stream).toList();
       return new MetricSection(result, type, perSecond.sourceMetric(), perSecond.unit(), reps, series);
     }

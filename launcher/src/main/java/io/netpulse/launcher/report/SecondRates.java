@@ -1,6 +1,6 @@
 package io.netpulse.launcher.report;
 
-import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.WideSample;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -10,22 +10,23 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Collects, from the {@code rates} topic, the 1-s windows each repetition's value was made of: its SUT's
- * series of one metric over its measuring window. Only those are kept, so a long topic costs no memory.
+ * Collects, from the {@code metrics} topic, the per-second values each repetition's value was made of: its SUT's
+ * series of one field of one measurement (a sampler's rows: a per-second sampler's 1-s rate is its row) over its
+ * measuring window. Only those are kept, so a long topic costs no memory.
  */
 final class SecondRates {
 
-  /** A repetition and the metric whose per-second series it wants. */
-  private record Want(Repetition repetition, String metric) {}
+  /** A repetition and the measurement and field whose per-second series it wants. */
+  private record Want(Repetition repetition, String measurement, String metric) {}
 
   private final List<Want> wants = new ArrayList<>();
-  /** want → series (host/iface) → window start → mean; a window sent again replaces the earlier one. */
+  /** want → series (host/iface) → second → value; a row sent again replaces the earlier one. */
   private final Map<Want, Map<String, TreeMap<Long, Double>>> found = new HashMap<>();
   private final Map<String, String[]> hostIface = new HashMap<>();
 
-  void want(Repetition repetition, String metric) {
+  void want(Repetition repetition, String measurement, String metric) {
     if (repetition.measured()) {
-      wants.add(new Want(repetition, metric));
+      wants.add(new Want(repetition, measurement, metric));
     }
   }
 
@@ -43,22 +44,28 @@ final class SecondRates {
     return wants.stream().mapToLong(w -> w.repetition().measuringEnd()).max().orElse(0) + 1000;
   }
 
-  void add(RateEvent r) {
-    if (r == null || !"1s".equals(r.window())) {
-      return;
+  void add(WideSample row) {
+    if (row == null || "true".equals(row.tags().get("summary"))) {
+      return; // a whole-run figure (sar's Average: row), no second's value
     }
+    String host = row.tags().get("host");
+    String iface = row.tags().get("interface");
+    long second = row.time(); // its stamp, where the processor's 1-s windows of it started
     for (Want w : wants) {
       Repetition rep = w.repetition();
-      boolean metric = w.metric().equals(r.metric());
+      Double value = row.fields().get(w.metric());
+      if (value == null || !w.measurement().equals(row.name())) {
+        continue;
+      }
       // the processor's rule (RunValueCalculator.onSut): a sample without an interface is host-wide
-      boolean where = (rep.sut() == null || rep.sut().equals(r.host()))
-          && (rep.iface() == null || r.iface() == null || rep.iface().equals(r.iface()));
-      boolean when = r.windowStart() < rep.measuringEnd() && r.windowEnd() > rep.measuringStart();
-      if (metric && where && when) {
-        String series = r.host() + "/" + r.iface();
-        hostIface.putIfAbsent(series, new String[] {r.host(), r.iface()});
+      boolean where = (rep.sut() == null || rep.sut().equals(host))
+          && (rep.iface() == null || iface == null || rep.iface().equals(iface));
+      boolean when = second < rep.measuringEnd() && second + 1000 > rep.measuringStart();
+      if (where && when) {
+        String series = host + "/" + iface;
+        hostIface.putIfAbsent(series, new String[] {host, iface});
         found.computeIfAbsent(w, k -> new LinkedHashMap<>()).computeIfAbsent(series, k -> new TreeMap<>())
-            .put(r.windowStart(), r.mean());
+            .put(second, value);
       }
     }
   }
@@ -67,8 +74,8 @@ final class SecondRates {
    * The repetition's series of {@code metric}; with several candidates (a run that names no SUT or interface)
    * the one with the highest mean, as the processor picks it.
    */
-  Optional<SecondSeries> series(Repetition repetition, String metric) {
-    Map<String, TreeMap<Long, Double>> candidates = found.get(new Want(repetition, metric));
+  Optional<SecondSeries> series(Repetition repetition, String measurement, String metric) {
+    Map<String, TreeMap<Long, Double>> candidates = found.get(new Want(repetition, measurement, metric));
     if (candidates == null || candidates.isEmpty()) {
       return Optional.empty();
     }

@@ -1,10 +1,11 @@
 package io.netpulse.launcher.run;
 
 import io.netpulse.common.Topics;
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.event.CpuUse;
-import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.SteadyEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.launcher.plan.Plan;
 import io.netpulse.launcher.plan.TestSpec;
@@ -89,11 +90,11 @@ public final class PlanExecution {
     try (RunPublisher publisher = new RunPublisher(kafka, topics);
          TopicFollower<SteadyEvent> steady = new TopicFollower<>(kafka, topics.steady(), SteadyEvent.class);
          TopicFollower<ResultEvent> results = new TopicFollower<>(kafka, topics.results(), ResultEvent.class);
-         TopicFollower<RateEvent> rates = new TopicFollower<>(kafka, topics.rates(), RateEvent.class);
+         TopicFollower<WideSample> metrics = new TopicFollower<>(kafka, topics.metrics(), WideSample.class);
          TopicFollower<CpuUse> cpu = new TopicFollower<>(kafka, topics.cpu(), CpuUse.class);
          ConnectedHosts hosts = ConnectedHosts.connect(plan, settings.connectTimeout());
          RunProgress view = progress) {
-      rates.onRecord(view::onRate);
+      metrics.onRecord(view::onMetric);
       AtomicReference<Lifecycle> current = new AtomicReference<>();
       Thread cleanup = new Thread(() -> onInterrupt(hosts, current, checks), "netpulse-run-cleanup");
       Runtime.getRuntime().addShutdownHook(cleanup);
@@ -233,8 +234,8 @@ public final class PlanExecution {
         }
         break;
       }
-      progress.watch(new RunProgress.Watch(shown.host() == null ? test.sut() : shown.host(), shown.iface(),
-          shown.sampleMetric()));
+      progress.watch(new RunProgress.Watch(Sources.measurementOf(shown.source()),
+          shown.host() == null ? test.sut() : shown.host(), shown.iface(), shown.sampleMetric()));
       outcomes.add(runner.run(rep));
       interruptSaid = runner.lastInterrupted();
     }

@@ -1,7 +1,7 @@
 package io.netpulse.launcher.run;
 
-import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.RunEvent.Phase;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.launcher.plan.TestSpec;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -18,7 +18,8 @@ import me.tongfei.progressbar.ProgressBarStyle;
 /**
  * The live terminal view of a run, on stderr (stdout is kept for the result, e.g. {@code --format json}):
  * one progress bar per repetition with test, repetition, phase, elapsed seconds and the current 1-s
- * rate of the metric under test on the SUT. On a terminal the bar redraws in place; otherwise (CI
+ * rate of the metric under test on the SUT: the newest of its per-second samples on {@code netpulse.metrics} (a
+ * per-second sampler's 1-s rate is its sample). On a terminal the bar redraws in place; otherwise (CI
  * logs, a pipe) it prints a plain line every few seconds.
  */
 final class RunProgress implements AutoCloseable {
@@ -37,11 +38,14 @@ final class RunProgress implements AutoCloseable {
   private volatile String label;
   private volatile Watch watch;
   private volatile String rate = "";
-  /** start of the window {@link #rate} is from: an older window arriving late (a loaded processor) is not shown */
-  private volatile long rateWindowStart = Long.MIN_VALUE;
+  /** the second {@link #rate} is of: an older one arriving late (a loaded processor) is not shown */
+  private volatile long rateTime = Long.MIN_VALUE;
 
-  /** The series whose 1-s rate is shown: the SUT's metric under test. */
-  record Watch(String host, String iface, String metric) {}
+  /**
+   * The series whose 1-s rate is shown: the SUT's metric under test, a field of measurement {@code measurement}
+   * ({@code net}, {@code netstat}: the catalog's {@code Sources.measurementOf}); {@code iface} null: any interface.
+   */
+  record Watch(String measurement, String host, String iface, String metric) {}
 
   RunProgress(PrintStream out, boolean interactive) {
     this.out = out;
@@ -53,7 +57,7 @@ final class RunProgress implements AutoCloseable {
     label = test.label() + " rep " + repetition + "/" + test.repetitions();
     phase = Phase.PREPARING;
     rate = "";
-    rateWindowStart = Long.MIN_VALUE;
+    rateTime = Long.MIN_VALUE;
     started = System.currentTimeMillis();
     bar = new ProgressBarBuilder()
         .setTaskName(label)
@@ -77,16 +81,23 @@ final class RunProgress implements AutoCloseable {
   }
 
   /**
-   * A rate from the processor; shown when it is the watched series' 1-s window and no older than the one shown
-   * (windows can arrive out of order: a late sample updates an earlier second, a restarted processor sends its open
-   * windows again).
+   * A wide record from the processor; its field is shown when it is the watched series and no older than the second
+   * shown (records can arrive out of order: a late sar row, a restarted processor's replay). Whole-run summaries
+   * (sar's {@code Average:} rows, a tool's final figure) are no second's rate.
    */
-  synchronized void onRate(RateEvent r) {
+  synchronized void onMetric(WideSample m) {
     Watch w = watch;
-    if (w != null && "1s".equals(r.window()) && w.metric().equals(r.metric()) && w.host().equals(r.host())
-        && (w.iface() == null || w.iface().equals(r.iface())) && r.windowStart() >= rateWindowStart) {
-      rateWindowStart = r.windowStart();
-      rate = Figures.format(r.mean(), r.unit());
+    if (w == null || m == null || !w.measurement().equals(m.name()) || !w.host().equals(m.tags().get("host"))
+        || "true".equals(m.tags().get("summary")) || m.time() < rateTime) {
+      return;
+    }
+    if (w.iface() != null && !w.iface().equals(m.tags().get("interface"))) {
+      return;
+    }
+    Double value = m.fields().get(w.metric());
+    if (value != null) {
+      rateTime = m.time();
+      rate = Figures.format(value, m.units().get(w.metric()));
     }
   }
 

@@ -1,7 +1,7 @@
 package io.netpulse.launcher.report;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.event.HostInfo;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
@@ -68,15 +68,15 @@ final class ReportFixture {
       long start = measuringStart.get(run(2, rep));
       for (int s = -3; s <= 13; s++) { // from before the window to after it
         long w = start - 250 + s * 1000L;
-        rate(SUT, "eth0", "rx_bps", "bit/s", "1s", w, rxBps(rep, s));
-        rate(SUT, "eth0", "tx_bps", "bit/s", "1s", w, 1_000_000); // another metric
-        rate("peer", "eth0", "rx_bps", "bit/s", "1s", w, 5_000_000); // another host
-        rate(SUT, "eth1", "rx_bps", "bit/s", "1s", w, 7_000_000); // another interface of the SUT
-        rate(SUT, "eth0", "rx_bps", "bit/s", "10s", w, 1); // another window size
+        row(SUT, "eth0", "rx_bps", "bit/s", false, w, rxBps(rep, s));
+        row(SUT, "eth0", "tx_bps", "bit/s", false, w, 1_000_000); // another field
+        row("peer", "eth0", "rx_bps", "bit/s", false, w, 5_000_000); // another host
+        row(SUT, "eth1", "rx_bps", "bit/s", false, w, 7_000_000); // another interface of the SUT
+        row(SUT, "eth0", "rx_bps", "bit/s", true, w, 1); // a whole-run summary (sar's Average: row)
       }
       long start3 = measuringStart.get(run(3, rep));
       for (int s = 0; s < 10; s++) {
-        rate(SUT, "eth0", "rx_pps", "packets/s", "1s", start3 - 250 + s * 1000L, 50_000 + rep * 100 + s);
+        row(SUT, "eth0", "rx_pps", "packets/s", false, start3 - 250 + s * 1000L, 50_000 + rep * 100 + s);
       }
     }
     ResultEvent earlier = new ResultEvent(ResultEvent.SCHEMA, PLAN, "latency", "tcp_lat_us", "us",
@@ -103,7 +103,7 @@ final class ReportFixture {
     records.add(new ProducerRecord<>(topics.results(), PLAN + "/junk/x", "not json {"));
     records.add(new ProducerRecord<>(topics.results(), PLAN + "/half/x", "{\"plan\":\"" + PLAN + "\"}"));
     records.add(new ProducerRecord<>(topics.runs(), run(1, 1), "{\"run\":\"" + run(1, 1) + "\"}"));
-    records.add(new ProducerRecord<>(topics.rates(), "x", "{\"window\":\"1s\"}"));
+    records.add(new ProducerRecord<>(topics.metrics(), "x", "{\"name\":\"net\"}"));
     send(bootstrapServers);
     return this;
   }
@@ -124,12 +124,14 @@ final class ReportFixture {
     }
   }
 
-  private void rate(String host, String iface, String metric, String unit, String window, long start, double mean) {
-    long length = window.equals("1s") ? 1000 : 10_000;
-    RateEvent r = new RateEvent(RateEvent.SCHEMA, host, iface, metric, unit, window, start, start + length, mean,
-        mean, mean, 1);
-    records.add(new ProducerRecord<>(topics.rates(), (Integer) null, start, host + "/" + iface + "/" + metric,
-        Json.text(r)));
+  /** One sar-dev row's field as the processor writes it on {@code metrics}. */
+  private void row(String host, String iface, String metric, String unit, boolean summary, long time, double value) {
+    Map<String, String> tags = new TreeMap<>(Map.of("host", host, "interface", iface, "source", "sar-dev"));
+    if (summary) {
+      tags.put("summary", "true");
+    }
+    WideSample r = new WideSample(WideSample.SCHEMA, "net", tags, Map.of(metric, value), Map.of(metric, unit), time);
+    records.add(new ProducerRecord<>(topics.metrics(), (Integer) null, time, host, Json.text(r)));
   }
 
   private void result(int test, String name, String metric, String unit, double r1, double r2, double r3,

@@ -1,6 +1,6 @@
 package io.netpulse.bench;
 
-import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.Json;
 import io.netpulse.common.kafka.KafkaConnection;
 import java.io.IOException;
@@ -15,11 +15,12 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * End-to-end delay as a reader of {@code rates} sees it: a read_committed consumer (what a dashboard reading
- * exactly-once output gets) takes each 1-s rate and records now − the window's end, i.e. how long after its second
- * was over the rate of that second became readable. Delays are kept per report period.
+ * End-to-end delay as a reader of {@code metrics} sees it: a read_committed consumer (what a dashboard reading
+ * exactly-once output gets) takes each per-second record (a sampler's row: its 1-s values) and records now − the end
+ * of its second, i.e. how long after its second was over the values of that second became readable. Whole-run
+ * summaries are no second's values and are left out. Delays are kept per report period.
  */
-final class RateDelayProbe implements AutoCloseable {
+final class MetricDelayProbe implements AutoCloseable {
 
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final Thread thread;
@@ -27,16 +28,16 @@ final class RateDelayProbe implements AutoCloseable {
   private long[] delaysMs = new long[1 << 16];
   private int count;
 
-  RateDelayProbe(KafkaConnection kafka, String ratesTopic) {
+  MetricDelayProbe(KafkaConnection kafka, String metricsTopic) {
     java.util.Map<String, Object> p = new java.util.HashMap<>();
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     consumer = new KafkaConsumer<>(kafka.clientProperties(p), new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    List<TopicPartition> partitions = consumer.partitionsFor(ratesTopic, Duration.ofSeconds(30)).stream()
-        .map(pi -> new TopicPartition(ratesTopic, pi.partition())).collect(Collectors.toList());
+    List<TopicPartition> partitions = consumer.partitionsFor(metricsTopic, Duration.ofSeconds(30)).stream()
+        .map(pi -> new TopicPartition(metricsTopic, pi.partition())).collect(Collectors.toList());
     consumer.assign(partitions);
     consumer.seekToEnd(partitions);
-    thread = new Thread(this::run, "fleet-rate-delay");
+    thread = new Thread(this::run, "fleet-metric-delay");
     thread.setDaemon(true);
     thread.start();
   }
@@ -46,12 +47,12 @@ final class RateDelayProbe implements AutoCloseable {
       for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
         long now = System.currentTimeMillis();
         try {
-          RateEvent rate = Json.read(r.value(), RateEvent.class);
-          if ("1s".equals(rate.window())) {
-            add(now - rate.windowEnd());
+          WideSample row = Json.read(r.value(), WideSample.class);
+          if (!"true".equals(row.tags().get("summary"))) {
+            add(now - (row.time() + 1_000));
           }
         } catch (IOException e) {
-          // not a rate: not ours to judge here (the processor's tests are)
+          // not a wide record: not ours to judge here (the processor's tests are)
         }
       }
     }
@@ -65,7 +66,7 @@ final class RateDelayProbe implements AutoCloseable {
     delaysMs[count++] = delayMs;
   }
 
-  /** The period's delays since the last call: {p50, p99} in ms, or null when no rate came; then starts a new one. */
+  /** The period's delays since the last call: {p50, p99} in ms, or null when no record came; then starts a new one. */
   synchronized long[] takePercentiles() {
     if (count == 0) {
       return null;
