@@ -50,6 +50,8 @@ class ClientLostEndToEndTest {
     RunEndToEndTest.Run r = run.get();
     assertThat(r.exit()).as(r.stderr()).isZero();
     assertThat(r.stderr()).contains("the measuring window ends where it stopped loading the hosts");
+    // the progress line's live rate: the SUT's sar rows on netpulse.metrics
+    assertThat(r.stderr()).containsPattern("measuring [0-9.]+ [kMG]?bit/s");
     JsonNode result = r.byTypeAndMetric().get("rx_bandwidth/rx_bps");
     assertThat(result).as(r.stdout()).isNotNull();
     assertThat(result.path("runs")).hasSize(1);
