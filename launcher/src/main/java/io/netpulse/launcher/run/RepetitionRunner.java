@@ -60,8 +60,6 @@ final class RepetitionRunner {
   private static final Duration READY_LOOK = Duration.ofSeconds(5);
   /** Clients that fail within this time (times their host's load factor) of their release failed to start. */
   private static final Duration STARTUP_CHECK = Duration.ofMillis(300);
-  /** Slack past the tool's own duration before a client counts as hung (times its hosts' highest load factor). */
-  private static final Duration CLIENT_SLACK = Duration.ofSeconds(30);
   private final ExecutionContext ctx;
   private final TestProcedure procedure;
   private final TestSpec test;
@@ -70,6 +68,7 @@ final class RepetitionRunner {
   private final List<RemoteProcess> samplers = new ArrayList<>();
   private final List<RemoteProcess> servers = new ArrayList<>();
   private final Map<HostCommand, RemoteProcess> clients = new java.util.LinkedHashMap<>();
+  private final ClientEnds clientEnds;
   /** The last repetition's lifecycle, to tell whether it ended as interrupted. */
   private Lifecycle last;
 
@@ -81,6 +80,7 @@ final class RepetitionRunner {
     boolean steady = watched != null && ctx.plan().stop() == StopMode.STEADY;
     this.schedule = RepetitionSchedule.system(shape(procedure, steady ? ctx.plan().steady().window() : null,
         steady && ctx.plan().steady().precision()));
+    this.clientEnds = new ClientEnds(ctx, procedure, schedule);
   }
 
   /** The schedule's view of the test: {@code steadyWindow} null unless it stops when steady. */
@@ -153,7 +153,7 @@ final class RepetitionRunner {
 
         @Override
         public java.util.Optional<RepetitionSchedule.LostLoad> await(int stage) throws RemoteFailure {
-          return awaitClients(stage);
+          return clientEnds.await(stage, clients);
         }
       }, (from, clientsUp, timeout) -> awaitSteady(run, from, clientsUp, timeout)
           .map(s -> new RepetitionSchedule.Settled(figure(s), s.startTs() == null ? 0 : s.startTs(),
@@ -365,62 +365,6 @@ final class RepetitionRunner {
         clients, ctx.progress()::message);
   }
 
-  /** {@code base} times the highest load factor among the hosts of {@code commands}: a busy host is late. */
-  private Duration scaled(Duration base, java.util.Collection<HostCommand> commands) {
-    double factor = commands.stream().mapToDouble(c -> host(c).loadFactor()).max().orElse(1);
-    return Duration.ofMillis((long) Math.ceil(base.toMillis() * factor));
-  }
-
-  /**
-   * Waits for the clients of a stage to end by themselves, and for the test's time where a client runs until
-   * stopped; one that fails ends the repetition, unless {@link LateClientFailure} says it ends only the window (the
-   * earliest such end is returned) or not even that.
-   */
-  private java.util.Optional<RepetitionSchedule.LostLoad> awaitClients(int stage) throws RemoteFailure {
-    java.util.Optional<RepetitionSchedule.LostLoad> lost = java.util.Optional.empty();
-    Duration slack = scaled(CLIENT_SLACK, clients.keySet());
-    RepetitionSchedule.ClientDeadlines d = schedule.clientDeadlines(slack);
-    for (Map.Entry<HostCommand, RemoteProcess> e : clients.entrySet()) {
-      if (e.getKey().stage() != stage) {
-        continue;
-      }
-      RemoteProcess p = e.getValue();
-      boolean holds = e.getKey().untilStopped();
-      // a client with a time of its own (qperf's two tests, ping's replies) may take longer than the test's
-      long ownSeconds = Math.max(procedure.toolSeconds(), e.getKey().runsSeconds());
-      long hung = d.hung() + (ownSeconds - procedure.toolSeconds()) * 1_000;
-      OptionalInt exit = p.awaitExit(Duration.ofMillis(Math.max(1, (holds ? d.planned() : hung) - now())));
-      if (exit.isEmpty() && holds) {
-        continue; // still holding, as it should: stopped with the others at STOPPING
-      }
-      if (exit.isEmpty()) {
-        throw new RemoteFailure(p.host(), p.label() + " did not end within " + ownSeconds + " s + "
-            + slack.toSeconds() + " s (" + host(e.getKey()).load() + "); stopped it");
-      }
-      if (exit.getAsInt() != 0) {
-        java.util.Optional<String> excuse = LateClientFailure.excuse(p.startedMillis(), p.endedMillis(), ownSeconds,
-            procedure.results());
-        String failed = p.label() + " failed" + exit(p)
-            + LateClientFailure.when(p.startedMillis(), p.endedMillis(), ownSeconds) + complaint(p);
-        java.util.OptionalLong lostAt = LateClientFailure.lostLoad(p.startedMillis(), p.endedMillis(), ownSeconds,
-            procedure.results());
-        if (lostAt.isPresent()) {
-          ctx.progress().message(test.label() + ": " + p.label() + " on " + p.host() + " failed" + exit(p)
-              + LateClientFailure.when(p.startedMillis(), p.endedMillis(), ownSeconds) + "; the measuring window "
-              + "ends where it stopped loading the hosts" + complaint(p));
-          lost = RepetitionSchedule.LostLoad.earliest(lost,
-              java.util.Optional.of(new RepetitionSchedule.LostLoad(lostAt.getAsLong(), p.host(), failed)));
-        } else if (excuse.isEmpty()) {
-          throw new RemoteFailure(p.host(), failed);
-        } else {
-          ctx.progress().message(test.label() + ": " + p.label() + " on " + p.host() + " failed" + exit(p) + " "
-              + excuse.get() + complaint(p));
-        }
-      }
-    }
-    return lost;
-  }
-
   /**
    * The steady event of this repetition's metric on the SUT whose window lies in the traffic (sar rows
    * carry the SUT's second boundaries, hence a second of slack). A sum over instances (no host) must not
@@ -490,12 +434,12 @@ final class RepetitionRunner {
         .<Runnable>map(e -> () -> ctx.hosts().host(e.getKey()).stop(e.getValue(), STOP_GRACE)).toList());
   }
 
-  private static String exit(RemoteProcess p) {
+  static String exit(RemoteProcess p) {
     OptionalInt e = p.awaitExit(Duration.ZERO);
     return e.isPresent() ? " (exit status " + e.getAsInt() + ")" : "";
   }
 
-  private static String complaint(RemoteProcess p) {
+  static String complaint(RemoteProcess p) {
     String said = p.complaint(3);
     return said.isEmpty() ? "" : ": " + said;
   }
