@@ -94,7 +94,7 @@ public final class Demo implements AutoCloseable {
 
   private double printTable(List<LiveRateView.Second> secs) {
     out.println();
-    out.printf("Receive rate on %s, interface %s (sar -n DEV 1, 1-second windows, %d s)%n",
+    out.printf("Receive rate on %s, interface %s (sar -n DEV 1, its per-second rows, %d s)%n",
         traffic.host(), traffic.iface(), secs.size());
     out.println("| metric | unit      |            mean |             min |             max |");
     out.println("|--------|-----------|-----------------|-----------------|-----------------|");
