@@ -121,6 +121,7 @@ final class SeedByHand {
         clients.add(net.start(c.host(), c.words(), log));
       }
       Thread.sleep(Math.max(0, trafficStartMs + warmupSeconds * 1000L - System.currentTimeMillis()));
+      long sarStartedMs = System.currentTimeMillis();
       sar = net.start(p.sar(), List.of("env", "LC_ALL=C", "S_TIME_FORMAT=ISO", "TZ=UTC", "sar", "-n", "DEV",
           String.valueOf(p.sarIntervalSeconds()), String.valueOf(count)), sarLog);
       assertThat(sar.waitFor(measuredSeconds + 30L, TimeUnit.SECONDS)).as("by-hand sar of %s ended", p.name()).isTrue();
@@ -136,7 +137,10 @@ final class SeedByHand {
       // edge is a late sar start on a loaded machine, more than one means the clocks disagree
       List<ByHand.SarRow> rows = ByHand.inWindow(ByHand.sarRows(sarText, p.sar().iface()), trafficStartMs,
           trafficStartMs + clientSeconds * 1000L, p.sarIntervalSeconds());
-      assertThat(rows).as("by-hand sar rows of %s (%s) wholly inside its traffic:%n%s", p.name(), label, sarText)
+      assertThat(rows).as("by-hand sar rows of %s (%s) wholly inside its traffic, %s to %s (clients of %d s, sar "
+              + "started %d ms after the traffic):%n%s", p.name(), label, java.time.Instant.ofEpochMilli(trafficStartMs),
+          java.time.Instant.ofEpochMilli(trafficStartMs + clientSeconds * 1000L), clientSeconds,
+          sarStartedMs - trafficStartMs, sarText)
           .hasSizeGreaterThanOrEqualTo(count - 1);
       List<Double> values = rows.stream().map(p.column()::applyAsDouble).toList();
       return new Figure(values.stream().mapToDouble(Double::doubleValue).average().orElseThrow(), values);
