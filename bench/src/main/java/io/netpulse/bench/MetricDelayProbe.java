@@ -48,7 +48,7 @@ final class MetricDelayProbe implements AutoCloseable {
         long now = System.currentTimeMillis();
         try {
           WideSample row = Json.read(r.value(), WideSample.class);
-          if (!"true".equals(row.tags().get("summary"))) {
+          if (!row.summaryRow()) {
             add(now - (row.time() + 1_000));
           }
         } catch (IOException e) {

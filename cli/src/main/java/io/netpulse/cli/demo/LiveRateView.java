@@ -80,7 +80,7 @@ final class LiveRateView implements AutoCloseable {
       for (ConsumerRecord<String, WideSample> rec : consumer.poll(Duration.ofMillis(200))) {
         WideSample r = rec.value();
         if (r != null && Sources.NET.equals(r.name()) && host.equals(r.tags().get("host"))
-            && iface.equals(r.tags().get("interface")) && !"true".equals(r.tags().get("summary"))) {
+            && iface.equals(r.tags().get("interface")) && !r.summaryRow()) {
           Second s = Second.of(r);
           seconds.put(s.start(), s);
         }

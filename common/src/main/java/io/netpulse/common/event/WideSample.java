@@ -54,12 +54,17 @@ public record WideSample(int schema, String name, Map<String, String> tags, Map<
     return out;
   }
 
+  /** A tool's or sampler's whole-run figure (sar's {@code Average:} rows), not one second's values. */
+  public boolean summaryRow() {
+    return "true".equals(tags.get("summary"));
+  }
+
   /** Back to one {@link Sample} per field, as the parser gave them. */
   public List<Sample> samples() {
     String iface = tags.getOrDefault("interface", tags.get("cpu"));
     List<Sample> out = new ArrayList<>(fields.size());
     fields.forEach((metric, value) -> out.add(new Sample(Sample.SCHEMA, metric, value, units.get(metric),
-        tags.get("host"), iface, time, tags.get("run"), tags.get("source"), "true".equals(tags.get("summary")),
+        tags.get("host"), iface, time, tags.get("run"), tags.get("source"), summaryRow(),
         tags.get("test"), tags.get("instance"))));
     return out;
   }

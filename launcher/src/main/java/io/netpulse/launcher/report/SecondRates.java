@@ -45,7 +45,7 @@ final class SecondRates {
   }
 
   void add(WideSample row) {
-    if (row == null || "true".equals(row.tags().get("summary"))) {
+    if (row == null || row.summaryRow()) {
       return; // a whole-run figure (sar's Average: row), no second's value
     }
     String host = row.tags().get("host");

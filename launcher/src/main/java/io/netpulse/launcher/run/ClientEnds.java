@@ -46,8 +46,7 @@ final class ClientEnds {
    * stopped; one that fails ends the repetition, unless {@link LateClientFailure} says it ends only the window (the
    * earliest such end is returned) or not even that.
    */
-  Optional<LostLoad> await(int stage, Map<HostCommand, RemoteProcess> clients)
-      throws RemoteFailure {
+  Optional<LostLoad> await(int stage, Map<HostCommand, RemoteProcess> clients) throws RemoteFailure {
     Optional<LostLoad> lost = Optional.empty();
     Duration slack = scaled(CLIENT_SLACK, clients.keySet());
     RepetitionSchedule.ClientDeadlines d = schedule.clientDeadlines(slack);

@@ -38,13 +38,18 @@ final class LateClientFailure {
    * seen), or empty when the failure is not of that kind: it fails the repetition, or {@link #excuse} excuses it.
    */
   static java.util.OptionalLong lostLoad(long startedMs, long endedMs, long ownSeconds, List<ResultRule> results) {
-    if (results.isEmpty() || !results.stream().allMatch(r -> r.how().fromSamples())) {
+    if (!readFromSamplers(results)) {
       return java.util.OptionalLong.empty();
     }
     if (startedMs <= 0 || endedMs <= 0 || endedMs + SLACK_MS >= startedMs + ownSeconds * 1_000) {
       return java.util.OptionalLong.empty();
     }
     return java.util.OptionalLong.of(endedMs - ROW_MS);
+  }
+
+  /** Whether every value of the test is read from the hosts' samplers (sar's rows), none from a client's figure. */
+  private static boolean readFromSamplers(List<ResultRule> results) {
+    return !results.isEmpty() && results.stream().allMatch(r -> r.how().fromSamples());
   }
 
   /** When it ended in its own time ({@code " 172.4 s into its 185 s"}), or "" when that is not known. */
@@ -64,7 +69,7 @@ final class LateClientFailure {
    * @param results    the test's result rules
    */
   static Optional<String> excuse(long startedMs, long endedMs, long ownSeconds, List<ResultRule> results) {
-    if (results.isEmpty() || !results.stream().allMatch(r -> r.how().fromSamples())) {
+    if (!readFromSamplers(results)) {
       return Optional.empty(); // a value made from clients' figures is short of this one's
     }
     if (startedMs <= 0 || endedMs + SLACK_MS < startedMs + ownSeconds * 1_000) {

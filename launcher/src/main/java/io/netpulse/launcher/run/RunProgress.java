@@ -88,7 +88,7 @@ final class RunProgress implements AutoCloseable {
   synchronized void onMetric(WideSample m) {
     Watch w = watch;
     if (w == null || m == null || !w.measurement().equals(m.name()) || !w.host().equals(m.tags().get("host"))
-        || "true".equals(m.tags().get("summary")) || m.time() < rateTime) {
+        || m.summaryRow() || m.time() < rateTime) {
       return;
     }
     if (w.iface() != null && !w.iface().equals(m.tags().get("interface"))) {
