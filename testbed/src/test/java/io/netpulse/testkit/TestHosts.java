@@ -154,8 +154,8 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
                 knownHostLines.add(sshAddress(host) + " " + pub[0] + " " + pub[1]);
                 Path config = hostDir.resolve("sshd_config");
                 Files.writeString(config, sshdConfig(sshAddress(host), hostKey, authorizedKeys));
-                sshds.add(network.start(host, List.of(SSHD.toString(), "-D", "-e", "-f", config.toString()),
-                        sshdLog(host)));
+                sshds.add(network.start(host, withoutRootsBashrc(SSHD.toString(), "-D", "-e", "-f",
+                        config.toString()), sshdLog(host)));
             }
             knownHosts = workDir.resolve("known_hosts");
             Files.write(knownHosts, knownHostLines);
@@ -167,6 +167,21 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
             throw e instanceof RuntimeException re ? re
                     : new IllegalStateException("cannot set up test hosts: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The command run with root's {@code ~/.bashrc} masked by an empty file in its own mount namespace ({@code ip netns
+     * exec} gives each command one, slave to the host's, so nothing leaks out). Bash sources that file for every SSH
+     * exec channel; on these machines it runs {@code pyenv init}: ~0.1 CPU-s per remote command, thousands of them in
+     * CI, and concurrent shells racing on pyenv's rehash lock print to the commands' stderr. A test host stands for a
+     * freshly installed server, whose root has no such start-up file.
+     */
+    private static List<String> withoutRootsBashrc(String... command) {
+        List<String> wrapped = new ArrayList<>(List.of("sh", "-c",
+                "rc=~root/.bashrc; if [ -f \"$rc\" ]; then mount --bind /dev/null \"$rc\" || exit 97; fi; exec \"$@\"",
+                "sh"));
+        wrapped.addAll(List.of(command));
+        return wrapped;
     }
 
     private static String sshdConfig(String address, Path hostKey, Path authorizedKeys) {

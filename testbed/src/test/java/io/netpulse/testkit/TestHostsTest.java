@@ -41,6 +41,14 @@ class TestHostsTest {
     }
 
     @Test
+    void sshSessionsRunNoStartUpFileAndTheMachinesOwnStaysUntouched() throws Exception {
+        Path rc = Path.of(System.getProperty("user.home"), ".bashrc");
+        String before = Files.exists(rc) ? Files.readString(rc) : null;
+        assertThat(ssh(HOSTS.sut(), HOSTS.knownHosts(), "cat ~root/.bashrc 2>/dev/null; echo end")).isEqualTo("end\n");
+        assertThat(Files.exists(rc) ? Files.readString(rc) : null).isEqualTo(before);
+    }
+
+    @Test
     void aWrongKnownHostsKeyMakesTheConnectionFail(@TempDir Path tmp) throws Exception {
         // sut's real key listed under peer's address: the key peer presents no longer matches
         List<String> lines = Files.readAllLines(HOSTS.knownHosts());
