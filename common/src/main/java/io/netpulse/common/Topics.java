@@ -38,6 +38,14 @@ public record Topics(String prefix) {
     return prefix + "metrics";
   }
 
+  /**
+   * Each host's 10-s tumbling windows of its per-second rows: one record per host, scope and window with every
+   * field's mean, min and max and the count of rows ({@code WideSample} named {@code net_10s}, ...).
+   */
+  public String windows() {
+    return prefix + "windows";
+  }
+
   public String rates() {
     return prefix + "rates";
   }
@@ -65,7 +73,7 @@ public record Topics(String prefix) {
   }
 
   public List<String> all() {
-    return List.of(lines(), toolOutput(), runs(), samples(), metrics(), rates(), steady(), results(), resultsLatest(), dlq(), cpu());
+    return List.of(lines(), toolOutput(), runs(), samples(), metrics(), windows(), rates(), steady(), results(), resultsLatest(), dlq(), cpu());
   }
 
   /**

@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The live web dashboard: a Vert.x HTTP server fed by a Kafka consumer of the runs, steady, results and rates
+ * The live web dashboard: a Vert.x HTTP server fed by a Kafka consumer of the runs, steady, results and metrics
  * topics.
  *
  * <pre>{@code
@@ -53,7 +53,7 @@ public final class Dashboard implements AutoCloseable {
   }
 
   /**
-   * Starts the server and the rates feed; returns once the server listens.
+   * Starts the server and the topics feed; returns once the server listens.
    *
    * @throws DashboardStartException with a one-line message when the address cannot be used
    */
@@ -90,7 +90,7 @@ public final class Dashboard implements AutoCloseable {
     String urlHost = bind.isAnyLocalAddress() ? "127.0.0.1" : config.bindHost();
     Dashboard dashboard = new Dashboard(vertx, feed, meters, urlHost, verticle.actualPort(), token);
     LOG.info("dashboard listening on {}:{}, reading {}, {}, {} and {}", config.bindHost(), dashboard.port(),
-        config.topics().runs(), config.topics().steady(), config.topics().results(), config.topics().rates());
+        config.topics().runs(), config.topics().steady(), config.topics().results(), config.topics().metrics());
     return dashboard;
   }
 
@@ -115,8 +115,8 @@ public final class Dashboard implements AutoCloseable {
   }
 
   /**
-   * Waits until the feed has its partitions and start offsets: rates produced after this returns
-   * are all shown. Rates produced before the dashboard started are not (it reads from the latest).
+   * Waits until the feed has its partitions and start offsets: metrics rows produced after this returns
+   * are all shown. Rows produced before the dashboard started are not (it reads from the latest).
    */
   public void awaitLiveFeed(Duration timeout) throws TimeoutException {
     feed.awaitPositioned(timeout);

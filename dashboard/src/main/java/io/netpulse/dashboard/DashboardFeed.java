@@ -1,7 +1,7 @@
 package io.netpulse.dashboard;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.SteadyEvent;
@@ -29,10 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads runs, steady, results and rates on its own thread into a {@link DashboardState}. Partitions are assigned, not
+ * Reads runs, steady, results and metrics on its own thread into a {@link DashboardState}. Partitions are assigned, not
  * subscribed: every dashboard sees everything, no group rebalance delays the start, and each topic starts where the
- * page needs it: runs, steady and results from the beginning (what is running and what has finished), rates from the
- * end (only live figures; a late dashboard does not replay hours of per-second rates).
+ * page needs it: runs, steady and results from the beginning (what is running and what has finished), metrics from
+ * the end (only live figures; a late dashboard does not replay hours of per-second rows).
  */
 final class DashboardFeed implements AutoCloseable {
 
@@ -72,12 +72,12 @@ final class DashboardFeed implements AutoCloseable {
     props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     this.consumer = new KafkaConsumer<>(kafka.clientProperties(props));
     JsonSerde<RunEvent> runs = JsonSerde.of(RunEvent.class);
-    JsonSerde<RateEvent> rates = JsonSerde.of(RateEvent.class);
+    JsonSerde<WideSample> metrics = JsonSerde.of(WideSample.class);
     JsonSerde<SteadyEvent> steady = JsonSerde.of(SteadyEvent.class);
     JsonSerde<ResultEvent> results = JsonSerde.of(ResultEvent.class);
     this.decoders = Map.of(
         topics.runs(), (k, v) -> state.run(runs.deserialize(topics.runs(), v)),
-        topics.rates(), (k, v) -> state.rate(rates.deserialize(topics.rates(), v)),
+        topics.metrics(), (k, v) -> state.metric(metrics.deserialize(topics.metrics(), v)),
         topics.steady(), (k, v) -> state.steady(steady.deserialize(topics.steady(), v)),
         topics.results(), (k, v) -> state.result(k, results.deserialize(topics.results(), v)));
     this.thread = new Thread(this::run, "netpulse-dashboard-feed");
@@ -89,7 +89,7 @@ final class DashboardFeed implements AutoCloseable {
     thread.start();
   }
 
-  /** Waits until every topic's partitions are assigned and positioned: rates produced from then on are all shown. */
+  /** Waits until every topic's partitions are assigned and positioned: rows produced from then on are all shown. */
   void awaitPositioned(Duration timeout) throws TimeoutException {
     try {
       positioned.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -121,7 +121,7 @@ final class DashboardFeed implements AutoCloseable {
 
   /** Waits for the four topics to exist (a dashboard may start before the pipeline creates them). */
   private void assignAll() {
-    List<String> names = List.of(topics.runs(), topics.steady(), topics.results(), topics.rates());
+    List<String> names = List.of(topics.runs(), topics.steady(), topics.results(), topics.metrics());
     boolean warned = false;
     while (running) {
       List<TopicPartition> fromStart = new ArrayList<>();
@@ -139,7 +139,7 @@ final class DashboardFeed implements AutoCloseable {
           continue;
         }
         for (PartitionInfo p : infos) {
-          (topic.equals(topics.rates()) ? fromEnd : fromStart).add(new TopicPartition(topic, p.partition()));
+          (topic.equals(topics.metrics()) ? fromEnd : fromStart).add(new TopicPartition(topic, p.partition()));
         }
       }
       if (missing.isEmpty()) {
@@ -148,7 +148,7 @@ final class DashboardFeed implements AutoCloseable {
         consumer.assign(all);
         consumer.seekToBeginning(fromStart);
         consumer.seekToEnd(fromEnd);
-        all.forEach(consumer::position); // resolve "end" now, so rates produced from here on are never skipped
+        all.forEach(consumer::position); // resolve "end" now, so rows produced from here on are never skipped
         positioned.complete(null);
         return;
       }

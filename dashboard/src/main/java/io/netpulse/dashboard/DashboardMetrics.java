@@ -22,7 +22,7 @@ final class DashboardMetrics implements MeterBinder {
   DashboardMetrics(DashboardState state, EventStream events, Topics topics) {
     this.state = state;
     this.events = events;
-    this.topics = List.of(topics.runs(), topics.steady(), topics.results(), topics.rates());
+    this.topics = List.of(topics.runs(), topics.steady(), topics.results(), topics.metrics());
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.SteadyEvent;
+import io.netpulse.common.event.WideSample;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -24,6 +25,8 @@ final class DashboardState {
   static final String RATE = "rate";
   static final String STEADY = "steady";
   static final String RESULT = "result";
+  /** The window name of a per-second point, as the page and the API name it. */
+  static final String SECOND = "1s";
 
   private final RunBoard runs = new RunBoard();
   private final ResultBoard results = new ResultBoard();
@@ -88,12 +91,26 @@ final class DashboardState {
     broadcast.send(RESULT, event);
   }
 
-  void rate(RateEvent event) {
-    if (event == null || event.host() == null || event.metric() == null) {
-      throw new IllegalArgumentException("a rate needs host and metric");
+  /**
+   * A per-second row of {@code metrics}: each field is that second's rate of its series (a per-second sampler's row is
+   * its 1-s rate, nothing averages it again), shown and kept as a 1-s point. A tool's whole-run summary row is not a
+   * second's value and is left out.
+   */
+  void metric(WideSample row) {
+    String host = row == null ? null : row.tags().get("host");
+    if (host == null) {
+      throw new IllegalArgumentException("a metrics row needs a host tag");
     }
-    rates.add(event);
-    broadcast.send(RATE, event);
+    if (row.summaryRow()) {
+      return;
+    }
+    String iface = row.tags().getOrDefault("interface", row.tags().get("cpu"));
+    row.fields().forEach((metric, value) -> {
+      RateEvent rate = new RateEvent(RateEvent.SCHEMA, host, iface, metric, row.units().get(metric), SECOND,
+          row.time(), row.time() + 1_000, value, value, value, 1);
+      rates.add(rate);
+      broadcast.send(RATE, rate);
+    });
   }
 
   void counted(String topic) {

@@ -16,7 +16,7 @@ final class FleetView {
 
   /** Points in a row's sparkline: the last minute of rx bit/s. */
   static final int SPARK_POINTS = 60;
-  static final String WINDOW = "1s";
+  static final String WINDOW = DashboardState.SECOND;
   /** In {@link HostRow}'s order. */
   static final List<String> METRICS = List.of("rx_pps", "tx_pps", "rx_bps", "tx_bps");
 

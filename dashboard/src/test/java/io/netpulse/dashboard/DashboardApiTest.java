@@ -39,7 +39,7 @@ class DashboardApiTest {
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0)) {
       kafka.createTopics(topics, 2);
       long t0 = System.currentTimeMillis() - 20_000;
-      try (RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates())) {
+      try (RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.metrics())) {
         // before the dashboard starts: runs and results are read from the beginning, rates are not
         traffic.event(topics.runs(), "old-1", Events.run("old-1", "small", "rx", "rx_bandwidth", 1, Phase.DONE, t0,
             "sut", "eth0"));
@@ -139,8 +139,8 @@ class DashboardApiTest {
           assertThat(metrics.value("netpulse_dashboard_records_total", Map.of("topic", "api.runs"))).isEqualTo(3);
           assertThat(metrics.value("netpulse_dashboard_records_total", Map.of("topic", "api.results"))).isEqualTo(2);
           assertThat(metrics.value("netpulse_dashboard_runs", Map.of())).isEqualTo(2);
-          // 7 rates sent after the start, and not the one sent before it: rates are read from the end
-          assertThat(metrics.value("netpulse_dashboard_records_total", Map.of("topic", "api.rates"))).isEqualTo(7);
+          // 7 rows sent after the start, and not the one sent before it: metrics are read from the end
+          assertThat(metrics.value("netpulse_dashboard_records_total", Map.of("topic", "api.metrics"))).isEqualTo(7);
         }
       }
     }

@@ -51,7 +51,7 @@ final class DashboardBed implements AutoCloseable {
     try {
       kafka.createTopics(topics, 2);
       dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics));
-      traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates());
+      traffic = new RateTraffic(kafka.bootstrapServers(), topics.metrics());
       HeadlessChromium chromium = null;
       if (browser) {
         Files.createDirectories(dir.resolve("profile"));

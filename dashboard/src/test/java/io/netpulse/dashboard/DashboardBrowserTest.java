@@ -43,7 +43,7 @@ class DashboardBrowserTest {
     try (EmbeddedKafka kafka = EmbeddedKafka.start(tmp.resolve("data"), 0)) {
       kafka.createTopics(topics, 2);
       try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics));
-          RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates())) {
+          RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.metrics())) {
         dashboard.awaitLiveFeed(Duration.ofSeconds(30));
         Thread producer = new Thread(() -> {
           for (int i = 0; producing.get(); i++) {

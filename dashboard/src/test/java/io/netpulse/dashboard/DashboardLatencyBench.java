@@ -53,9 +53,9 @@ class DashboardLatencyBench {
     try (EmbeddedKafka kafka = EmbeddedKafka.start(tmp.resolve("data"), 0)) {
       kafka.createTopics(topics, 2);
       try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics));
-          RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates());
+          RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.metrics());
           HeadlessChromium chromium = HeadlessChromium.start(tmp.resolve("profile"), tmp.resolve("chromium.log"));
-          KafkaConsumer<byte[], byte[]> baseline = baselineConsumer(kafka.bootstrapServers(), topics.rates())) {
+          KafkaConsumer<byte[], byte[]> baseline = baselineConsumer(kafka.bootstrapServers(), topics.metrics())) {
         dashboard.awaitLiveFeed(Duration.ofSeconds(30));
         ChromeDriver page = chromium.driver();
         long t0 = System.currentTimeMillis() / 1000 * 1000;
@@ -162,7 +162,8 @@ class DashboardLatencyBench {
     for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(ms))) {
       long now = System.currentTimeMillis();
       try {
-        long end = io.netpulse.common.json.Json.read(r.value(), io.netpulse.common.event.RateEvent.class).windowEnd();
+        // a row's rate is of the second starting at its time: the dashboard's point ends a second later
+        long end = io.netpulse.common.json.Json.read(r.value(), io.netpulse.common.event.WideSample.class).time() + 1000;
         consumed.putIfAbsent(end, now);
       } catch (java.io.IOException e) {
         throw new IllegalStateException(e);

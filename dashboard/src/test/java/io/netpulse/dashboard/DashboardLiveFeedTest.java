@@ -52,7 +52,7 @@ class DashboardLiveFeedTest {
     Topics topics = new Topics("live1.");
     kafka.createTopics(topics, 2);
     try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics));
-        RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates())) {
+        RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.metrics())) {
       dashboard.awaitLiveFeed(Duration.ofSeconds(30));
       BlockingQueue<String> sse = new LinkedBlockingQueue<>();
       CompletableFuture<HttpResponse<Stream<String>>> stream = HTTP.sendAsync(

@@ -43,7 +43,7 @@ class DashboardMetricsTest {
     Topics topics = new Topics("dm.");
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0)) {
       kafka.createTopics(topics, 1);
-      try (RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.rates())) {
+      try (RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.metrics())) {
         for (int i = 0; i < BACKLOG; i++) { // runs are read from the beginning: a backlog when the dashboard starts
           traffic.event(topics.runs(), "bad-" + i, "not a run event " + i);
         }
@@ -61,7 +61,7 @@ class DashboardMetricsTest {
           Exposition before = scrape(metrics);
           assertThat(before.type("netpulse_dashboard_records_skipped")).isEqualTo("counter");
           assertThat(before.value("netpulse_dashboard_records_total", Map.of("topic", "dm.runs"))).isEqualTo(BACKLOG);
-          assertThat(before.value("netpulse_dashboard_records_total", Map.of("topic", "dm.rates"))).isZero();
+          assertThat(before.value("netpulse_dashboard_records_total", Map.of("topic", "dm.metrics"))).isZero();
           // the backlog was seen as lag: the consumer's records-lag-max rose above 0 while it was read
           assertThat(lagSeen[0]).as("records-lag-max seen while the backlog was read").isPositive();
 
@@ -73,9 +73,9 @@ class DashboardMetricsTest {
             traffic.sendRaw("sut", ("{broken " + b).getBytes(StandardCharsets.UTF_8));
           }
           await("live rates read").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() ->
-              scrape(metrics).value("netpulse_dashboard_records_total", Map.of("topic", "dm.rates")), n -> n == 8);
+              scrape(metrics).value("netpulse_dashboard_records_total", Map.of("topic", "dm.metrics")), n -> n == 8);
           Exposition after = scrape(metrics);
-          assertThat(after.value("netpulse_dashboard_records_skipped_total", Map.of("topic", "dm.rates"))).isEqualTo(3);
+          assertThat(after.value("netpulse_dashboard_records_skipped_total", Map.of("topic", "dm.metrics"))).isEqualTo(3);
           assertThat(after.value("netpulse_dashboard_rate_series", Map.of())).isEqualTo(1);
           assertThat(after.sum("jvm_memory_used_bytes", l -> "heap".equals(l.get("area")))).isPositive();
           // Vert.x's HTTP server meters, from its Micrometer SPI: the scrapes above are requests

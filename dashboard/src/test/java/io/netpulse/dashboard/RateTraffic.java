@@ -2,6 +2,7 @@ package io.netpulse.dashboard;
 
 import io.netpulse.common.Units;
 import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.JsonSerde;
 import java.util.Map;
 import java.util.Properties;
@@ -14,12 +15,16 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Writes RateEvents (and, on purpose, bad records) to a real rates topic, and other events to theirs, as the pipeline would. */
+/**
+ * Writes 1-s rates as the processor's per-second rows (one {@code net} row per rate on a real metrics topic), bad
+ * records on purpose, and other events to their topics, as the pipeline would. A test states what the page should
+ * show as {@link RateEvent}s, the shape the dashboard serves them in.
+ */
 final class RateTraffic implements AutoCloseable {
 
   private final KafkaProducer<String, byte[]> producer;
   private final String topic;
-  private final JsonSerde<RateEvent> serde = JsonSerde.of(RateEvent.class);
+  private final JsonSerde<WideSample> serde = JsonSerde.of(WideSample.class);
 
   RateTraffic(String bootstrapServers, String topic) {
     Properties props = new Properties();
@@ -36,19 +41,41 @@ final class RateTraffic implements AutoCloseable {
   static RateEvent rate(String host, String iface, String metric, long windowEndMs, double mean) {
     String unit = metric.endsWith("_bps") ? Units.BITS_PER_S : Units.PACKETS_PER_S;
     return new RateEvent(RateEvent.SCHEMA, host, iface, metric, unit, "1s",
-        windowEndMs - 1000, windowEndMs, mean, mean * 0.98, mean * 1.02, 1);
+        windowEndMs - 1000, windowEndMs, mean, mean, mean, 1);
+  }
+
+  /** The processor's row that carries this rate: sar's per-second row of one interface, with this one field. */
+  static WideSample row(RateEvent rate) {
+    Map<String, String> tags = new java.util.TreeMap<>(Map.of("host", rate.host(), "source", "sar-dev"));
+    if (rate.iface() != null) {
+      tags.put("interface", rate.iface());
+    }
+    return new WideSample(WideSample.SCHEMA, "net", tags, Map.of(rate.metric(), rate.mean()),
+        Map.of(rate.metric(), rate.unit()), rate.windowStart());
   }
 
   void send(RateEvent rate) {
-    sendRaw(rate.host() + "/" + rate.iface() + "/" + rate.metric(), serde.serializer().serialize(topic, rate));
+    sendRaw(rate.host(), serde.serializer().serialize(topic, row(rate)));
   }
 
-  /** Many rates at once, waiting only for the last acknowledgement (one producer keeps their order per key). */
+  /**
+   * Many rates at once, those of one host, interface and second in one row as sar's are, waiting only for the last
+   * acknowledgement (one producer keeps their order per key).
+   */
   void sendAll(java.util.List<RateEvent> rates) {
-    java.util.concurrent.Future<?> last = null;
+    Map<java.util.List<Object>, WideSample> rows = new java.util.LinkedHashMap<>();
     for (RateEvent rate : rates) {
-      last = producer.send(new ProducerRecord<>(topic, rate.host() + "/" + rate.iface() + "/" + rate.metric(),
-          serde.serializer().serialize(topic, rate)));
+      rows.merge(java.util.Arrays.asList(rate.host(), rate.iface(), rate.windowStart()), row(rate), (a, b) -> {
+        Map<String, Double> fields = new java.util.LinkedHashMap<>(a.fields());
+        fields.putAll(b.fields());
+        Map<String, String> units = new java.util.LinkedHashMap<>(a.units());
+        units.putAll(b.units());
+        return new WideSample(a.schema(), a.name(), a.tags(), fields, units, a.time());
+      });
+    }
+    java.util.concurrent.Future<?> last = null;
+    for (WideSample row : rows.values()) {
+      last = producer.send(new ProducerRecord<>(topic, row.tags().get("host"), serde.serializer().serialize(topic, row)));
     }
     producer.flush();
     try {

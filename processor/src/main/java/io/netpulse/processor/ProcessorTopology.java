@@ -13,6 +13,7 @@ import io.netpulse.common.event.Sample;
 import io.netpulse.processor.run.ResultsTopology;
 import io.netpulse.processor.run.RunTopology;
 import io.netpulse.processor.run.SteadyConfig;
+import io.netpulse.processor.window.WindowTopology;
 import java.util.Map;
 import io.netpulse.common.json.JsonSerde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -24,7 +25,8 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
- * The whole processor: lines and tool outputs → samples; samples → 1-s and 10-s rates; samples, tool
+ * The whole processor: lines and tool outputs → samples and rows; samples → 1-s and 10-s rates; rows → 10-s
+ * windows; samples, tool
  * figures and the run lifecycle → per-repetition values and steady events; values → three-run
  * results. Each step is its own class with its own tests.
  */
@@ -59,7 +61,10 @@ public final class ProcessorTopology {
     StreamsBuilder builder = new StreamsBuilder();
     // Samples go on in-process (re-stamped with their own time) as well as to the samples topic:
     // reading the topic back cost a second serde round trip and a second transactional hop.
-    KStream<String, Sample> samples = new ParseTopology(topics).build(builder);
+    ParseTopology.Parsed parsed = new ParseTopology(topics).build(builder);
+    KStream<String, Sample> samples = parsed.samples();
+    // the rows parsed from lines: tool-output gives a run's whole-run figures, not a per-second series
+    new WindowTopology(topics).build(parsed.rows());
     KStream<String, ToolFigure> figures = new ToolOutputTopology(topics).build(builder);
     // Tool outputs are keyed by run: their few samples move to the host's partition, where that
     // host's rate buckets live.

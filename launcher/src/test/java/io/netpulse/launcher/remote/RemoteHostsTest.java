@@ -103,7 +103,10 @@ class RemoteHostsTest {
   @Test
   void signalIntEndsAProcessThatTrapsIt() throws Exception {
     RemoteProcess p = hosts.host("sut").start("trapper",
-        RemoteCommand.of("sh", "-c", "trap 'echo got INT; exit 42' INT; while true; do sleep 0.1; done"), null);
+        RemoteCommand.of("sh", "-c", "trap 'echo got INT; exit 42' INT; echo trapping; while true; do sleep 0.1; done"), null);
+    // signalled once the trap is set: before it, INT would end the shell (or, before the instance's signal reset, be
+    // ignored) rather than show that it reaches the command
+    await().atMost(Duration.ofSeconds(10)).until(() -> p.stdout().contains("trapping"));
     p.signal("INT");
     assertThat(p.awaitExit(Duration.ofSeconds(10))).hasValue(42);
     assertThat(p.stdout()).contains("got INT");

@@ -44,6 +44,11 @@ public final class QuestDbStoreSchema {
       new Table(Sources.NETSTAT, "host SYMBOL, run SYMBOL, source SYMBOL, tcp_total DOUBLE, tcp_estab DOUBLE, "
           + "tcp_closed DOUBLE, tcp_orphaned DOUBLE, tcp_timewait DOUBLE, timestamp TIMESTAMP",
           "timestamp, host, run, source"),
+      // their 10-s windows: FIELD_mean, FIELD_min, FIELD_max columns are added by the first write that has them
+      new Table(Sources.NET + StorePoints.WINDOW_SUFFIX, "host SYMBOL, \"interface\" SYMBOL, run SYMBOL, source SYMBOL, "
+          + "count DOUBLE, timestamp TIMESTAMP", "timestamp, host, \"interface\", run, source"),
+      new Table(Sources.NETSTAT + StorePoints.WINDOW_SUFFIX, "host SYMBOL, run SYMBOL, source SYMBOL, count DOUBLE, "
+          + "timestamp TIMESTAMP", "timestamp, host, run, source"),
       // rep_N and label_KEY columns are added by the first write that has them
       new Table(StorePoints.RESULT_MEASUREMENT,
           "plan SYMBOL, execution SYMBOL, test SYMBOL, metric SYMBOL, unit SYMBOL, "

@@ -50,6 +50,7 @@ public final class RatesToStore implements AutoCloseable {
   private final String topic;
   private final String resultsTopic;
   private final String metricsTopic;
+  private final String windowsTopic;
   private final JsonSerde<WideSample> wideSerde = JsonSerde.of(WideSample.class);
   private final AtomicLong storedMetrics = new AtomicLong();
   private final JsonSerde<ResultEvent> resultSerde = JsonSerde.of(ResultEvent.class);
@@ -70,6 +71,7 @@ public final class RatesToStore implements AutoCloseable {
     this.topic = topics.rates();
     this.resultsTopic = topics.results();
     this.metricsTopic = topics.metrics();
+    this.windowsTopic = topics.windows();
     this.store = store;
     Map<String, Object> props = new HashMap<>();
     props.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP_ID);
@@ -93,7 +95,7 @@ public final class RatesToStore implements AutoCloseable {
       throw new IllegalStateException("RatesToStore is closed");
     }
     if (thread.getState() == Thread.State.NEW) {
-      consumer.subscribe(List.of(topic, resultsTopic, metricsTopic));
+      consumer.subscribe(List.of(topic, resultsTopic, metricsTopic, windowsTopic));
       thread.start();
     }
   }
@@ -108,7 +110,10 @@ public final class RatesToStore implements AutoCloseable {
     return storedResults.get();
   }
 
-  /** {@code net} and {@code netstat} rows of {@code metrics} the store confirmed and whose offsets were committed. */
+  /**
+   * {@code net} and {@code netstat} rows of {@code metrics}, and their 10-s windows on {@code windows}, the store
+   * confirmed and whose offsets were committed.
+   */
   public long storedMetrics() {
     return storedMetrics.get();
   }
@@ -214,9 +219,9 @@ public final class RatesToStore implements AutoCloseable {
     long results = 0;
     long metrics = 0;
     for (ConsumerRecord<String, byte[]> record : records) {
-      if (record.topic().equals(metricsTopic)) {
+      if (record.topic().equals(metricsTopic) || record.topic().equals(windowsTopic)) {
         WideSample wide = read(record, wideSerde);
-        if (wide != null && StorePoints.WIDE_MEASUREMENTS.contains(wide.name())) {
+        if (wide != null && StorePoints.isStoredWide(wide.name())) {
           store.write(wide);
           metrics++;
         }

@@ -21,6 +21,8 @@ import io.netpulse.common.event.Sample;
  *                 time = the sampler's second, ms precision (one point per interface row of sar -n DEV)
  * netstat        tags host, run, source   fields tcp_total, tcp_estab, tcp_closed, tcp_orphaned, tcp_timewait
  *                 (connections) time = the ss -s output's second
+ * net_10s, netstat_10s   the same tags; fields FIELD_mean, FIELD_min, FIELD_max for each field above (its unit),
+ *                 count (rows in the window)   time = the 10-s window's start
  * netpulse_result tags plan, execution, test, metric, unit, label_KEY (one per plan label)
  *                 fields mean, stddev, ci95 (float; the last two only from two repetitions on), n (integer),
  *                 rep_1, rep_2, … (float, per repetition), precision_1, … (float: the repetition's 95 %
@@ -38,6 +40,14 @@ public final class StorePoints {
   public static final String RESULT_MEASUREMENT = "netpulse_result";
   /** The wide measurements the store keeps, Telegraf's names: interface counters and the TCP table. */
   public static final java.util.Set<String> WIDE_MEASUREMENTS = java.util.Set.of(Sources.NET, Sources.NETSTAT);
+  /** Their 10-s windows ({@code windows}): {@code net_10s}, {@code netstat_10s}. */
+  public static final String WINDOW_SUFFIX = "_10s";
+
+  /** Whether a wide record of this name is stored: a {@link #WIDE_MEASUREMENTS} row or its window. */
+  public static boolean isStoredWide(String name) {
+    return name != null && (WIDE_MEASUREMENTS.contains(name) || (name.endsWith(WINDOW_SUFFIX)
+        && WIDE_MEASUREMENTS.contains(name.substring(0, name.length() - WINDOW_SUFFIX.length()))));
+  }
   /** The tags of a wide measurement's point: as Telegraf's, plus where the values came from. */
   private static final List<String> WIDE_TAGS = List.of("host", "interface", "run", "source");
   /** A plan label {@code instance_type} is the result tag {@code label_instance_type}. */

@@ -51,11 +51,16 @@ public final class ParseTopology {
   }
 
   /**
-   * Adds the parse step to {@code builder} and returns the stream of samples it produces, keyed by
-   * host and timestamped with each sample's own time (as {@link SampleTimestampExtractor} gives a
-   * reader of {@code samples}), so later steps of the same application need not read the topic back.
+   * What the parse step gives later steps of the same application, so that they need not read the topics back.
+   *
+   * @param samples one per value, keyed by host, timestamped with each sample's own time (as
+   *                {@link SampleTimestampExtractor} gives a reader of {@code samples})
+   * @param rows    one per row, as written to {@code metrics}, keyed by host
    */
-  public KStream<String, Sample> build(StreamsBuilder builder) {
+  public record Parsed(KStream<String, Sample> samples, KStream<String, WideSample> rows) {}
+
+  /** Adds the parse step to {@code builder}. */
+  public Parsed build(StreamsBuilder builder) {
     KStream<String, Outcome> outcomes =
         builder.addStateStore(ProcNetDevRates.storeBuilder()).addStateStore(ProcStatCpu.storeBuilder())
             .stream(topics.lines(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("lines"))
@@ -65,13 +70,14 @@ public final class ParseTopology {
         .map((k, o) -> KeyValue.pair(DeadLetter.boundedKey(k), o.deadLetter()), Named.as("dead-letters"))
         .to(topics.dlq(), Produced.with(Serdes.String(), ProcessorSerdes.json(DeadLetter.class)));
 
-    outcomes.filter((k, o) -> o.wide() != null, Named.as("parsed-wide")).mapValues(Outcome::wide, Named.as("wide"))
-        .to(topics.metrics(), Produced.with(Serdes.String(), ProcessorSerdes.json(WideSample.class)));
+    KStream<String, WideSample> rows =
+        outcomes.filter((k, o) -> o.wide() != null, Named.as("parsed-wide")).mapValues(Outcome::wide, Named.as("wide"));
+    rows.to(topics.metrics(), Produced.with(Serdes.String(), ProcessorSerdes.json(WideSample.class)));
 
     KStream<String, Sample> samples =
         outcomes.filter((k, o) -> o.sample() != null, Named.as("parsed")).mapValues(Outcome::sample);
     samples.to(topics.samples(), Produced.with(Serdes.String(), ProcessorSerdes.json(Sample.class)));
-    return samples.processValues(SampleTime::new, Named.as("line-sample-time"));
+    return new Parsed(samples.processValues(SampleTime::new, Named.as("line-sample-time")), rows);
   }
 
   /** Standalone topology of this step alone, for tests and for running it on its own. */

@@ -85,6 +85,20 @@ class ProcessorIntegrationTest {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
             assertThat(questDb.sql("select count() n from netpulse_rate where host = 'sut' and metric = 'rx_bps'"
                 + " and \"window\" = '1s'").get(0).get("n")).isNotEqualTo(0L));
+        // and their 10-s windows, each the mean of the per-second rows it covers
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
+            assertThat(questDb.sql("select count() n from net_10s where host = 'sut' and count = 10").get(0).get("n"))
+                .isNotEqualTo(0L));
+        Map<String, Object> window = questDb.sql("select \"interface\", run, rx_bps_mean, rx_bps_max, timestamp from net_10s"
+            + " where host = 'sut' and count = 10 limit 1").get(0);
+        String from = (String) window.get("timestamp");
+        Map<String, Object> seconds = questDb.sql("select avg(rx_bps) mean, max(rx_bps) max, count() n from net"
+            + " where host = 'sut' and \"interface\" = '" + window.get("interface") + "' and run = '" + window.get("run")
+            + "' and timestamp >= '" + from + "' and timestamp < dateadd('s', 10, '" + from + "')").get(0);
+        assertThat(seconds.get("n")).isEqualTo(10L);
+        assertThat(((Number) window.get("rx_bps_mean")).doubleValue())
+            .isCloseTo(((Number) seconds.get("mean")).doubleValue(), within(1e-6));
+        assertThat(window.get("rx_bps_max")).isEqualTo(seconds.get("max"));
       }
     }
   }

@@ -1,0 +1,84 @@
+package io.netpulse.processor.window;
+
+import io.netpulse.common.Units;
+import io.netpulse.common.event.WideSample;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** One scope's 10-s window still open: each field's sum, min, max and count over the rows it has taken. */
+final class OpenWindow {
+
+  /** A window's record is its rows' measurement with this suffix: {@code net} → {@code net_10s}. */
+  static final String SUFFIX = "_10s";
+
+  final String name;
+  final Map<String, String> tags;
+  final long startMs;
+  long rows;
+  final Map<String, FieldStats> fields = new LinkedHashMap<>();
+
+  /** One field's aggregates; its unit is the rows'. */
+  static final class FieldStats {
+    final String unit;
+    double sum;
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
+    long count;
+
+    FieldStats(String unit) {
+      this.unit = unit;
+    }
+
+    void add(double value) {
+      sum += value;
+      min = Math.min(min, value);
+      max = Math.max(max, value);
+      count++;
+    }
+  }
+
+  /** What a window is of, within its host: the measurement and every tag (interface, run, source, ...). */
+  static String scope(String name, Map<String, String> tags) {
+    return name + tags;
+  }
+
+  String scope() {
+    return scope(name, tags);
+  }
+
+  OpenWindow(String name, Map<String, String> tags, long startMs) {
+    this.name = name;
+    this.tags = tags;
+    this.startMs = startMs;
+  }
+
+  /** Takes a row's finite values; a field a row lacks (or gives as NaN) is averaged over the rows that have it. */
+  void add(WideSample row) {
+    rows++;
+    row.fields().forEach((field, value) -> {
+      if (value != null && Double.isFinite(value)) {
+        fields.computeIfAbsent(field, f -> new FieldStats(row.units().get(f))).add(value);
+      }
+    });
+  }
+
+  /**
+   * The window as a record: {@code FIELD_mean}, {@code FIELD_min}, {@code FIELD_max} in the field's unit, and
+   * {@code count}, the rows it holds (seconds, for a per-second sampler); time is the window's start.
+   */
+  WideSample toRecord() {
+    Map<String, Double> out = new LinkedHashMap<>();
+    Map<String, String> units = new LinkedHashMap<>();
+    fields.forEach((field, s) -> {
+      out.put(field + "_mean", s.sum / s.count);
+      out.put(field + "_min", s.min);
+      out.put(field + "_max", s.max);
+      units.put(field + "_mean", s.unit);
+      units.put(field + "_min", s.unit);
+      units.put(field + "_max", s.unit);
+    });
+    out.put("count", (double) rows);
+    units.put("count", Units.COUNT);
+    return new WideSample(WideSample.SCHEMA, name + SUFFIX, tags, out, units, startMs);
+  }
+}
