@@ -30,7 +30,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * The processor's end-to-end throughput against the raw throughput of the same broker in the same
  * run. Raw: produce the lines to a plain topic, then consume them all. Processor: produce the same
  * lines to {@code lines} while the processor runs, until the processor has committed its offsets for
- * all of them (with exactly-once, that commit comes with its outputs: samples and rates). Both move the same records,
+ * all of them (with exactly-once, that commit comes with its outputs: rows and windows). Both move the same records,
  * blocks of lines as the collector writes them; rates are in lines.
  */
 final class ProcessorBench {

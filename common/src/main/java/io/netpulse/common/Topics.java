@@ -29,10 +29,6 @@ public record Topics(String prefix) {
     return prefix + "runs";
   }
 
-  public String samples() {
-    return prefix + "samples";
-  }
-
   /** One record per host, scope and second with all its values ({@code WideSample}, Telegraf's shape). */
   public String metrics() {
     return prefix + "metrics";
@@ -44,10 +40,6 @@ public record Topics(String prefix) {
    */
   public String windows() {
     return prefix + "windows";
-  }
-
-  public String rates() {
-    return prefix + "rates";
   }
 
   public String steady() {
@@ -73,7 +65,7 @@ public record Topics(String prefix) {
   }
 
   public List<String> all() {
-    return List.of(lines(), toolOutput(), runs(), samples(), metrics(), windows(), rates(), steady(), results(), resultsLatest(), dlq(), cpu());
+    return List.of(lines(), toolOutput(), runs(), metrics(), windows(), steady(), results(), resultsLatest(), dlq(), cpu());
   }
 
   /**

@@ -14,7 +14,7 @@ import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.store.InfluxStore;
 import io.netpulse.processor.store.QuestDbStoreSchema;
-import io.netpulse.processor.store.RatesToStore;
+import io.netpulse.processor.store.StoreWriter;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +50,7 @@ class SkeletonEndToEndTest {
       try (ProcessorApp processor = ProcessorApp.start(kafka.connection(), topics,
               dataDir.resolve("streams"), "skeleton-test");
           InfluxStore store = new InfluxStore(questDb.url(), "unused".toCharArray(), "netpulse", "netpulse");
-          RatesToStore writer = new RatesToStore(kafka.connection(), topics, store);
+          StoreWriter writer = new StoreWriter(kafka.connection(), topics, store);
           KafkaLineSink sink = new KafkaLineSink(kafka.connection(), topics.lines());
           ProcessLineSource sar = new ProcessLineSource("sut", Sources.SAR_DEV, "skeleton",
               List.of("ip", "netns", "exec", sut.namespace(), "sar", "-n", "DEV", "1"),
@@ -74,17 +74,17 @@ class SkeletonEndToEndTest {
         long bytesB = rxBytes(sut);
         double kernelBps = (bytesB - bytesA) * 8.0 / ((b - a) / 1000.0);
 
-        String where = "host = 'sut' and interface = '" + sut.iface() + "' and metric = 'rx_bps' and window = '1s'"
+        String where = "host = 'sut' and interface = '" + sut.iface() + "'"
             + " and timestamp >= " + (a * 1000) + " and timestamp < " + (b * 1000);
         // 8 seconds, 8 rows; on a loaded machine sar's timer may fire late and one row cover two seconds (7 rows)
-        String count = "select count() n from netpulse_rate where " + where;
+        String count = "select count() n from net where " + where;
         try {
           await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
               .until(() -> number(questDb.sql(count), "n") >= 8);
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-          assertThat(number(questDb.sql(count), "n")).as("1-s rates in 8 s").isEqualTo(7);
+          assertThat(number(questDb.sql(count), "n")).as("per-second rows in 8 s").isEqualTo(7);
         }
-        double storeBps = number(questDb.sql("select avg(mean) m from netpulse_rate where " + where), "m");
+        double storeBps = number(questDb.sql("select avg(rx_bps) m from net where " + where), "m");
 
         assertThat(kernelBps).isGreaterThan(100e6);
         assertThat(storeBps).isCloseTo(kernelBps, within(kernelBps * 0.05));

@@ -69,8 +69,8 @@ public final class ProcessorApp implements AutoCloseable {
     java.util.concurrent.atomic.LongAdder linesRead = new java.util.concurrent.atomic.LongAdder();
     properties.put(io.netpulse.processor.topology.ParseTopology.LINES_READ_CONFIG, linesRead);
     properties.put(DeadLetteringHandlers.TOPIC_CONFIG, topics.dlq());
-    KafkaStreams streams = new KafkaStreams(new ProcessorTopology(topics, SteadyConfig.DEFAULTS, java.util.Map.of(),
-            settings.commitInterval()).build(), properties);
+    KafkaStreams streams = new KafkaStreams(new ProcessorTopology(topics, SteadyConfig.DEFAULTS, java.util.Map.of())
+        .build(), properties);
     ProcessorApp app = new ProcessorApp(streams, errors, linesRead, kafka);
     streams.setStateListener((now, before) -> {
       if (now == KafkaStreams.State.RUNNING) {

@@ -41,9 +41,13 @@ final class ProcessorMeters implements MeterBinder {
     // the topic's consumed-records count would count blocks: each record is a block of lines
     FunctionCounter.builder("netpulse.processor.lines", this, m -> m.linesRead.getAsLong())
         .description("Lines read from the lines topic (a record holds a block of them).").register(registry);
-    FunctionCounter.builder("netpulse.processor.samples", this,
-            m -> m.topicTotal("records-produced-total", topics.samples()))
-        .description("Samples written to the samples topic (from lines and tool outputs).").register(registry);
+    FunctionCounter.builder("netpulse.processor.rows", this,
+            m -> m.topicTotal("records-produced-total", topics.metrics()))
+        .description("Rows written to the metrics topic (from lines and tool outputs; a row holds all the values a "
+            + "sampler's or tool's line gave).").register(registry);
+    FunctionCounter.builder("netpulse.processor.windows", this,
+            m -> m.topicTotal("records-produced-total", topics.windows()))
+        .description("10-s windows written to the windows topic.").register(registry);
     // Streams counts a task's writes to a topic under one sink node whichever sink wrote them (the DLQ has three),
     // so the total cannot be split by reason from its metrics; the error handlers' share is counted on its own.
     FunctionCounter.builder("netpulse.processor.dead.letters", this,

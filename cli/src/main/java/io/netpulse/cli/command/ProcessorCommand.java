@@ -12,7 +12,7 @@ import io.netpulse.common.metrics.ServiceMeters;
 import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.health.ProcessorHealth;
 import io.netpulse.processor.store.InfluxStore;
-import io.netpulse.processor.store.RatesToStore;
+import io.netpulse.processor.store.StoreWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -77,7 +77,7 @@ public final class ProcessorCommand implements Callable<Integer> {
     Thread hook = new Thread(() -> {
       stopRequested.countDown();
       try {
-        if (!closed.await(ProcessorApp.CLOSE_TIMEOUT.toSeconds() + RatesToStore.CLOSE_TIMEOUT.toSeconds() + 5,
+        if (!closed.await(ProcessorApp.CLOSE_TIMEOUT.toSeconds() + StoreWriter.CLOSE_TIMEOUT.toSeconds() + 5,
             TimeUnit.SECONDS)) {
           System.err.println("processor: not closed in time; exiting anyway");
         }
@@ -90,8 +90,8 @@ public final class ProcessorCommand implements Callable<Integer> {
             pipeline.dataDir.resolve("streams"), applicationId, settings);
         InfluxStore store = pipeline.influxUrl == null ? null : new InfluxStore(pipeline.influxUrl,
             pipeline.influxToken(), pipeline.influxOrg, pipeline.influxBucket);
-        RatesToStore writer = store == null ? null
-            : new RatesToStore(kafka, pipeline.topics(), store);
+        StoreWriter writer = store == null ? null
+            : new StoreWriter(kafka, pipeline.topics(), store);
         ServiceMeters meters = metricsAddress == null ? null : new ServiceMeters();
         MetricsServer endpoint = metricsOptions.serve("processor", metricsAddress, bindMeters(meters, app, writer),
             this::health)) {
@@ -152,7 +152,7 @@ public final class ProcessorCommand implements Callable<Integer> {
     return false;
   }
 
-  private ServiceMeters bindMeters(ServiceMeters meters, ProcessorApp app, RatesToStore writer) {
+  private ServiceMeters bindMeters(ServiceMeters meters, ProcessorApp app, StoreWriter writer) {
     if (meters != null) {
       app.bindMetrics(meters, pipeline.topics());
       if (writer != null) {
@@ -170,13 +170,13 @@ public final class ProcessorCommand implements Callable<Integer> {
   }
 
   /** Checked every interval even without a health file: a stall or an outage is logged either way. */
-  private void report(HealthFile health, ProcessorApp app, RatesToStore writer) {
+  private void report(HealthFile health, ProcessorApp app, StoreWriter writer) {
     ProcessorHealth.Report report = app.health().check();
     lastReport = report;
     if (health == null) {
       return;
     }
-    String store = writer == null ? "" : " stored_rates=" + writer.storedRates() + " stored_results="
+    String store = writer == null ? "" : " stored_metrics=" + writer.storedMetrics() + " stored_results="
         + writer.storedResults() + " bad_records=" + writer.badRecords() + " retried_batches=" + writer.retriedBatches();
     health.write(report.line(System.currentTimeMillis()) + store);
   }

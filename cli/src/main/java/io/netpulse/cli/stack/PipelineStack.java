@@ -12,7 +12,7 @@ import io.netpulse.launcher.UserError;
 import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.store.InfluxStore;
 import io.netpulse.processor.store.QuestDbStoreSchema;
-import io.netpulse.processor.store.RatesToStore;
+import io.netpulse.processor.store.StoreWriter;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,7 +119,7 @@ public final class PipelineStack implements AutoCloseable {
 
     InfluxStore influx = new InfluxStore(storeUrl, o.influxToken(), o.influxOrg(), o.influxBucket());
     started.push(influx);
-    RatesToStore writer = new RatesToStore(kafka, topics, influx);
+    StoreWriter writer = new StoreWriter(kafka, topics, influx);
     started.push(writer);
     writer.start();
 

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netpulse.common.Topics;
 import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.testbed.embedded.EmbeddedQuestDb;
-import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.JsonSerde;
 import io.netpulse.cli.Main;
 import java.nio.file.Files;
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code netpulse processor} as the compose service runs it, in its own JVM, configured only through
- * the environment: on an empty cluster it creates the topics, copies rates into the store
+ * the environment: on an empty cluster it creates the topics, copies per-second rows into the store
  * (the embedded QuestDB, which takes InfluxDB v2 writes) and keeps its health file fresh.
  */
 @Tag("kafka")
@@ -81,7 +81,7 @@ class ProcessorCommandTest {
   }
 
   @Test
-  void createsTopicsStoresRatesAndReportsRunningInItsHealthFileAndEndpoint() throws Exception {
+  void createsTopicsStoresRowsAndReportsRunningInItsHealthFileAndEndpoint() throws Exception {
     assertThat(Exposition.parserAvailable()).as("python3-prometheus-client (bin/install-deps)").isTrue();
     Topics topics = Topics.defaults();
     int metricsPort;
@@ -113,29 +113,29 @@ class ProcessorCommandTest {
             .until(() -> Files.exists(health) && Files.readString(health).startsWith("RUNNING "));
 
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-          var described = admin.describeTopics(List.of(topics.lines(), topics.rates(), topics.results()))
+          var described = admin.describeTopics(List.of(topics.lines(), topics.metrics(), topics.windows(), topics.results()))
               .allTopicNames().get(30, TimeUnit.SECONDS);
           described.values().forEach(t -> assertThat(t.partitions()).as(t.name()).hasSize(2));
         }
 
         long now = System.currentTimeMillis() / 1000 * 1000;
-        RateEvent rate = new RateEvent(1, "h1", "eth0",
-            "rx_bps", "bit/s", "1s", now - 1000, now, 42.0, 40.0, 44.0, 3);
+        WideSample row = new WideSample(WideSample.SCHEMA, "net", Map.of("host", "h1", "interface", "eth0",
+            "source", "sar-dev"), Map.of("rx_bps", 42.0), Map.of("rx_bps", "bit/s"), now - 1000);
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         try (KafkaProducer<String, byte[]> producer =
             new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
-          producer.send(new ProducerRecord<>(topics.rates(), "h1/eth0/rx_bps",
-              JsonSerde.of(RateEvent.class).serializer().serialize(topics.rates(), rate))).get(30, TimeUnit.SECONDS);
+          producer.send(new ProducerRecord<>(topics.metrics(), "h1",
+              JsonSerde.of(WideSample.class).serializer().serialize(topics.metrics(), row))).get(30, TimeUnit.SECONDS);
         }
-        Awaitility.await("the rate reaches the store").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+        Awaitility.await("the row reaches the store").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
             .ignoreExceptions()
-            .until(() -> !store.sql("select mean from netpulse_rate where host = 'h1'").isEmpty());
-        assertThat(store.sql("select mean from netpulse_rate where host = 'h1'").get(0).get("mean")).isEqualTo(42.0);
+            .until(() -> !store.sql("select rx_bps from net where host = 'h1'").isEmpty());
+        assertThat(store.sql("select rx_bps from net where host = 'h1'").get(0).get("rx_bps")).isEqualTo(42.0);
         Awaitility.await("the health file counts it").atMost(Duration.ofSeconds(30))
-            .until(() -> Files.readString(health).contains("stored_rates=1"));
+            .until(() -> Files.readString(health).contains("stored_metrics=1"));
         assertThat(Files.readString(health)).as("health line").matches(
-            "RUNNING at=\\d+ processed=\\d+ waiting=-?\\d+ dead_lettered=0 stored_rates=1 .*\\n?");
+            "RUNNING at=\\d+ processed=\\d+ waiting=-?\\d+ dead_lettered=0 stored_metrics=1 .*\\n?");
 
         // the same status at /health (no token), the store writer's counter at /metrics (token required)
         HttpResponse<String> up = http.send(HttpRequest.newBuilder(metrics.resolve("/health")).build(),
@@ -146,7 +146,7 @@ class ProcessorCommandTest {
             .statusCode()).isEqualTo(401);
         Exposition scraped = Exposition.parse(http.send(HttpRequest.newBuilder(metrics)
             .header("Authorization", "Bearer scrape-token").build(), HttpResponse.BodyHandlers.ofString()).body());
-        assertThat(scraped.value("netpulse_store_rates_total", Map.of())).isEqualTo(1);
+        assertThat(scraped.value("netpulse_store_metrics_total", Map.of())).isEqualTo(1);
         assertThat(scraped.value("netpulse_store_write_errors_total", Map.of())).isZero();
         assertThat(scraped.value("netpulse_processor_dead_letters_total", Map.of())).isZero();
         assertThat(scraped.samples("kafka_consumer_fetch_manager_records_lag_max",

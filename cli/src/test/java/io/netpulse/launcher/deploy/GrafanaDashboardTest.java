@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.processor.store.StorePoints;
 import com.influxdb.client.write.Point;
@@ -44,7 +43,6 @@ class GrafanaDashboardTest {
 
   @BeforeAll
   static void layoutFromTheCode() {
-    Point rate = StorePoints.rate(new RateEvent(1, "h1", "eth0", "rx_bps", "bit/s", "1s", 1000, 2000, 1, 1, 1, 1));
     Point result = StorePoints.result(new ResultEvent(ResultEvent.SCHEMA, "p", "t", "rx_bps", "bit/s",
         new java.util.TreeMap<>(Map.of(1, 1.0, 2, 2.0, 3, 3.0)), 3, 2.0, 1.0, 2.48, List.of("h1"),
         List.of("r1", "r2", "r3"), 3000, "e1", Map.of("instance_type", "c7.large"), List.of(), true, 3, 3, null, null));
@@ -53,7 +51,7 @@ class GrafanaDashboardTest {
     parsed.addAll(parsed("sar-dev",
         "05:13:32        npp-a   1538.24   8058.82     99.24 467847.96      0.00      0.00      0.00     38.33"));
     parsed.addAll(parsed("ss-summary", "TCP:   28 (estab 0, closed 28, orphaned 0, timewait 22)"));
-    List<Point> points = new ArrayList<>(List.of(rate, result));
+    List<Point> points = new ArrayList<>(List.of(result));
     io.netpulse.common.event.WideSample.group(parsed, io.netpulse.common.catalog.Sources::measurementOf)
         .forEach(w -> points.add(StorePoints.wide(w)));
     for (Point p : points) {

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.netpulse.cli.Main;
 import io.netpulse.processor.ProcessorApp;
-import io.netpulse.processor.store.RatesToStore;
+import io.netpulse.processor.store.StoreWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -89,7 +89,7 @@ class ServiceUnitsTest {
     Map<String, Map<String, List<String>>> unit = parseUnit(RepoFiles.read(PROCESSOR));
     Map<String, List<String>> s = unit.getOrDefault("Service", Map.of());
     // the shutdown hook waits for the store writer's and Kafka Streams' close, plus 5 s (ProcessorCommand)
-    long close = ProcessorApp.CLOSE_TIMEOUT.toSeconds() + RatesToStore.CLOSE_TIMEOUT.toSeconds() + 5;
+    long close = ProcessorApp.CLOSE_TIMEOUT.toSeconds() + StoreWriter.CLOSE_TIMEOUT.toSeconds() + 5;
     expectLongRunningService(PROCESSOR, s, close, "close of the store writer and Kafka Streams");
     if (s.containsKey("MemoryDenyWriteExecute") || s.containsKey("PrivateNetwork")) {
       problems.add(PROCESSOR + ": MemoryDenyWriteExecute or PrivateNetwork stops the JVM compiling or reaching Kafka");

@@ -15,7 +15,7 @@ import io.netpulse.common.json.Json;
 import io.netpulse.common.json.JsonSerde;
 import io.netpulse.cli.Main;
 import io.netpulse.processor.store.InfluxStore;
-import io.netpulse.processor.store.RatesToStore;
+import io.netpulse.processor.store.StoreWriter;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,7 +141,7 @@ class RunInterruptedTest {
       // the store: the child's writer may have been closed before it wrote the last result; one started now goes
       // on from its committed offsets, as the next netpulse would
       try (InfluxStore influx = new InfluxStore(store.url(), "unused".toCharArray(), "netpulse", "netpulse");
-           RatesToStore writer = new RatesToStore(kafka.connection(), TOPICS, influx)) {
+           StoreWriter writer = new StoreWriter(kafka.connection(), TOPICS, influx)) {
         writer.start();
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() ->
             !store.sql("select n from netpulse_result where plan = '" + PLAN + "' and final = true").isEmpty());

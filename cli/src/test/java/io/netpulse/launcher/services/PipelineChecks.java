@@ -1,7 +1,7 @@
 package io.netpulse.launcher.services;
 
 import io.netpulse.common.Topics;
-import io.netpulse.common.event.RateEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,14 +20,20 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * What an operator would look at after a fault, measured: the processor's health file and its group's lag on
- * {@code netpulse.lines}, the rates on {@code netpulse.rates} (latest per window) and in the store's
- * {@code netpulse_rate} table, each against {@link ReferenceRates}.
+ * {@code netpulse.lines}; each second's rows on {@code netpulse.metrics} and the 10-s windows on
+ * {@code netpulse.windows} (latest per key), and the same in the store's {@code net}, {@code netstat},
+ * {@code net_10s} and {@code netstat_10s} tables, each against {@link ReferenceRates}.
  */
 final class PipelineChecks implements AutoCloseable {
 
   static final Topics TOPICS = Topics.defaults();
   static final String STORE_GROUP = "netpulse-store";
-  private static final String RATE_TABLE = "netpulse_rate";
+  /** The store's tables of per-second rows and of their windows. */
+  private static final List<String> SECOND_TABLES = List.of("net", "netstat");
+  private static final List<String> WINDOW_TABLES = List.of("net_10s", "netstat_10s");
+  /** The columns of those tables that are tags or time, not fields. */
+  private static final java.util.Set<String> NOT_FIELDS =
+      java.util.Set.of("host", "interface", "run", "source", "timestamp", "count");
 
   private final PipelineSession session;
   private final Admin admin;
@@ -126,12 +132,12 @@ final class PipelineChecks implements AutoCloseable {
   }
 
   /**
-   * The reference over the lines the processor has committed (all of them once it is current), and the latest rate
-   * per window on the topic, read once those lines' rates had time to be emitted (a 100-ms wall-clock punctuator emits
-   * them in a later transaction than the lines' offsets).
+   * The reference over the lines the processor has committed (all of them once it is current), and the latest value
+   * per key on the topics: each field of a {@code metrics} row as that second's {@code 1s} value (count 1), each field
+   * of a {@code windows} record as its {@code 10s} window.
    */
   record TopicView(ReferenceRates.Result reference, Map<RateKey, RateValue> rates,
-      Map<RateKey, List<String>> history, long rateRecords, long unreadableRates, Map<TopicPartition, Long> linesUpTo) {
+      Map<RateKey, List<String>> history, long records, long unreadable, Map<TopicPartition, Long> linesUpTo) {
 
     /** Every emission of {@code key} on the topic in order, for messages: "count=10 mean=… @partition:offset". */
     String historyOf(RateKey key) {
@@ -153,24 +159,54 @@ final class PipelineChecks implements AutoCloseable {
     Map<RateKey, List<String>> history = new HashMap<>();
     long records = 0;
     long unreadable = 0;
-    Map<TopicPartition, Long> ratesEnd = KafkaReads.endOffsets(admin, TOPICS.rates());
-    for (List<ConsumerRecord<String, byte[]>> partition :
-        KafkaReads.read(session.bootstrap(), TOPICS.rates(), ratesEnd).values()) {
-      for (ConsumerRecord<String, byte[]> r : partition) {
-        records++;
-        try {
-          RateEvent e = Json.read(r.value(), RateEvent.class);
-          RateKey key = new RateKey(e.host(), e.iface(), e.metric(), e.window(), e.windowStart());
-          RateValue value = new RateValue(e.mean(), e.min(), e.max(), e.count(), e.unit());
-          latest.put(key, value);
-          history.computeIfAbsent(key, k -> new ArrayList<>()).add(String.format(java.util.Locale.ROOT,
-              "count=%d mean=%.6g @%d:%d", value.count(), value.mean(), r.partition(), r.offset()));
-        } catch (IOException | RuntimeException ex) {
-          unreadable++;
+    for (String topic : List.of(TOPICS.metrics(), TOPICS.windows())) {
+      for (List<ConsumerRecord<String, byte[]>> partition :
+          KafkaReads.read(session.bootstrap(), topic, KafkaReads.endOffsets(admin, topic)).values()) {
+        for (ConsumerRecord<String, byte[]> r : partition) {
+          records++;
+          try {
+            WideSample row = Json.read(r.value(), WideSample.class);
+            valuesOf(row).forEach((key, value) -> {
+              latest.put(key, value);
+              history.computeIfAbsent(key, k -> new ArrayList<>()).add(String.format(java.util.Locale.ROOT,
+                  "count=%d mean=%.6g @%s-%d:%d", value.count(), value.mean(), topic, r.partition(), r.offset()));
+            });
+          } catch (IOException | RuntimeException ex) {
+            unreadable++;
+          }
         }
       }
     }
     return new TopicView(reference, latest, history, records, unreadable, upTo);
+  }
+
+  /**
+   * A row's fields as {@code 1s} values, or a window's as {@code 10s} windows, keyed as the reference keys them; none
+   * for a tool's summary row or a stateful source's (the reference does not compute proc-net-dev).
+   */
+  static Map<RateKey, RateValue> valuesOf(WideSample row) {
+    Map<RateKey, RateValue> out = new HashMap<>();
+    String source = row.tags().get("source");
+    if (row.summaryRow() || "proc-net-dev".equals(source)) {
+      return out;
+    }
+    String host = row.tags().get("host");
+    String iface = row.tags().getOrDefault("interface", row.tags().get("cpu"));
+    if (row.name().endsWith("_10s")) {
+      long count = Math.round(row.fields().getOrDefault("count", Double.NaN));
+      row.fields().forEach((field, mean) -> {
+        if (field.endsWith("_mean")) {
+          String metric = field.substring(0, field.length() - "_mean".length());
+          out.put(new RateKey(host, iface, metric, "10s", row.time()), new RateValue(mean,
+              row.fields().get(metric + "_min"), row.fields().get(metric + "_max"), count, row.units().get(field)));
+        }
+      });
+    } else {
+      long second = row.time() - Math.floorMod(row.time(), 1_000L);
+      row.fields().forEach((metric, v) ->
+          out.put(new RateKey(host, iface, metric, "1s", second), new RateValue(v, v, v, 1, row.units().get(metric))));
+    }
+    return out;
   }
 
   /**
@@ -192,21 +228,21 @@ final class PipelineChecks implements AutoCloseable {
   }
 
   /**
-   * The latest window start of a 1-s rate of {@code host} written to {@code rates} from {@code from} on, or
-   * Long.MIN_VALUE if none: whether new lines still become rates.
+   * The latest second of a row of {@code host} written to {@code metrics} from {@code from} on, or Long.MIN_VALUE if
+   * none: whether new lines still become rows.
    */
-  long newestSecondRate(String host, Map<TopicPartition, Long> from) {
+  long newestSecondRow(String host, Map<TopicPartition, Long> from) {
     long newest = Long.MIN_VALUE;
-    for (List<ConsumerRecord<String, byte[]>> records : KafkaReads.read(session.bootstrap(), TOPICS.rates(), from,
-        KafkaReads.endOffsets(admin, TOPICS.rates())).values()) {
+    for (List<ConsumerRecord<String, byte[]>> records : KafkaReads.read(session.bootstrap(), TOPICS.metrics(), from,
+        KafkaReads.endOffsets(admin, TOPICS.metrics())).values()) {
       for (ConsumerRecord<String, byte[]> r : records) {
         try {
-          RateEvent e = Json.read(r.value(), RateEvent.class);
-          if (host.equals(e.host()) && "1s".equals(e.window())) {
-            newest = Math.max(newest, e.windowStart());
+          WideSample row = Json.read(r.value(), WideSample.class);
+          if (host.equals(row.tags().get("host")) && !row.summaryRow()) {
+            newest = Math.max(newest, row.time());
           }
         } catch (IOException | RuntimeException ignored) {
-          // an unreadable rate is counted by topicView
+          // an unreadable row is counted by topicView
         }
       }
     }
@@ -214,15 +250,17 @@ final class PipelineChecks implements AutoCloseable {
   }
 
   /**
-   * The store's rate rows once the store writer has committed everything now on {@code rates} (waited for up to
-   * {@code within}) and the rows of the reference's windows are visible (QuestDB applies WAL writes shortly after).
+   * The store's rows once the store writer has committed everything now on {@code metrics} and {@code windows}
+   * (waited for up to {@code within}) and the rows of the reference's keys are visible (QuestDB applies WAL writes
+   * shortly after).
    *
-   * @param rows every row, several per window where the table keeps duplicates
+   * @param rows every row's value per key, several per key where a table keeps duplicates; the store has no units,
+   *             so each value carries its key's unit from the reference
    */
   record StoreView(Map<RateKey, List<RateValue>> rows, long caughtUpAfterMs, long writerLag, String tableInfo,
       String error) {
 
-    /** Windows with more than one row for (timestamp, host, interface, metric, unit, window). */
+    /** Keys with more than one row for (timestamp, host, interface, run, source) in their table. */
     Map<RateKey, List<RateValue>> duplicates(Predicate<RateKey> scope) {
       Map<RateKey, List<RateValue>> out = new java.util.TreeMap<>(
           java.util.Comparator.comparingLong(RateKey::startMs).thenComparing(RateKey::toString));
@@ -251,11 +289,14 @@ final class PipelineChecks implements AutoCloseable {
 
   StoreView storeView(TopicView topic, long sinceMs, Duration within) {
     long t0 = System.currentTimeMillis();
-    Map<TopicPartition, Long> ratesEnd = KafkaReads.endOffsets(admin, TOPICS.rates());
+    Map<TopicPartition, Long> end = new HashMap<>(KafkaReads.endOffsets(admin, TOPICS.metrics()));
+    end.putAll(KafkaReads.endOffsets(admin, TOPICS.windows()));
     long caughtUpAfter = -1;
     long lag;
     do {
-      lag = KafkaReads.lag(ratesEnd, KafkaReads.committed(admin, STORE_GROUP, TOPICS.rates()));
+      Map<TopicPartition, Long> committed = new HashMap<>(KafkaReads.committed(admin, STORE_GROUP, TOPICS.metrics()));
+      committed.putAll(KafkaReads.committed(admin, STORE_GROUP, TOPICS.windows()));
+      lag = KafkaReads.lag(end, committed);
       if (lag == 0) {
         caughtUpAfter = System.currentTimeMillis() - t0;
         break;
@@ -268,7 +309,7 @@ final class PipelineChecks implements AutoCloseable {
     long visibleDeadline = System.currentTimeMillis() + 30_000;
     do {
       try {
-        rows = storeRows();
+        rows = storeRows(topic.reference().windows());
         error = null;
         Map<RateKey, List<RateValue>> seen = rows;
         if (topic.reference().windows().keySet().stream().filter(scope).allMatch(seen::containsKey)) {
@@ -282,23 +323,49 @@ final class PipelineChecks implements AutoCloseable {
     return new StoreView(rows, caughtUpAfter, lag, tableInfo(), error);
   }
 
-  private Map<RateKey, List<RateValue>> storeRows() throws IOException {
+  private Map<RateKey, List<RateValue>> storeRows(Map<RateKey, RateValue> reference) throws IOException {
     Map<RateKey, List<RateValue>> out = new HashMap<>();
-    for (Map<String, Object> row : sql.query("SELECT host, \"interface\", metric, unit, \"window\", mean, min, max, "
-        + "count, timestamp FROM " + RATE_TABLE)) {
-      RateKey key = new RateKey((String) row.get("host"), (String) row.get("interface"), (String) row.get("metric"),
-          (String) row.get("window"), Instant.parse((String) row.get("timestamp")).toEpochMilli());
-      out.computeIfAbsent(key, k -> new ArrayList<>()).add(new RateValue(number(row.get("mean")),
-          number(row.get("min")), number(row.get("max")), (long) number(row.get("count")), (String) row.get("unit")));
+    for (String table : SECOND_TABLES) {
+      for (Map<String, Object> row : sql.query("SELECT * FROM " + table)) {
+        long time = Instant.parse((String) row.get("timestamp")).toEpochMilli();
+        long second = time - Math.floorMod(time, 1_000L); // ss -s rows carry the ms their output was read
+        row.forEach((column, v) -> {
+          if (!NOT_FIELDS.contains(column) && v instanceof Number n) {
+            RateKey key = new RateKey((String) row.get("host"), (String) row.get("interface"), column, "1s", second);
+            out.computeIfAbsent(key, k -> new ArrayList<>()).add(new RateValue(n.doubleValue(), n.doubleValue(),
+                n.doubleValue(), 1, unitOf(reference, key)));
+          }
+        });
+      }
+    }
+    for (String table : WINDOW_TABLES) {
+      for (Map<String, Object> row : sql.query("SELECT * FROM " + table)) {
+        long start = Instant.parse((String) row.get("timestamp")).toEpochMilli();
+        row.forEach((column, v) -> {
+          if (column.endsWith("_mean") && v instanceof Number mean) {
+            String metric = column.substring(0, column.length() - "_mean".length());
+            RateKey key = new RateKey((String) row.get("host"), (String) row.get("interface"), metric, "10s", start);
+            out.computeIfAbsent(key, k -> new ArrayList<>()).add(new RateValue(mean.doubleValue(),
+                number(row.get(metric + "_min")), number(row.get(metric + "_max")), (long) number(row.get("count")),
+                unitOf(reference, key)));
+          }
+        });
+      }
     }
     return out;
   }
 
-  /** How the table was made: whether it deduplicates is what makes a replayed batch land once. */
+  private static String unitOf(Map<RateKey, RateValue> reference, RateKey key) {
+    RateValue r = reference.get(key);
+    return r == null ? null : r.unit();
+  }
+
+  /** How the tables were made: whether they deduplicate is what makes a replayed batch land once. */
   private String tableInfo() {
     try {
-      return String.valueOf(sql.query("SELECT table_name, walEnabled, dedup FROM tables() WHERE table_name = '"
-          + RATE_TABLE + "'"));
+      return String.valueOf(sql.query("SELECT table_name, walEnabled, dedup FROM tables() WHERE table_name IN ("
+          + java.util.stream.Stream.concat(SECOND_TABLES.stream(), WINDOW_TABLES.stream()).map(t -> "'" + t + "'")
+              .collect(java.util.stream.Collectors.joining(", ")) + ")"));
     } catch (IOException e) {
       return "(tables() failed: " + e.getMessage() + ")";
     }

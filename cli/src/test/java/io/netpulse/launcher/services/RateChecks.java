@@ -10,9 +10,10 @@ import java.util.stream.Collectors;
 import org.assertj.core.api.SoftAssertions;
 
 /**
- * The rate checks after a fault: no rate on {@code netpulse.rates} (latest per window) or in the store's
- * {@code netpulse_rate} differs from the rate computed from {@code netpulse.lines}; every second with sar lines has its
- * 1-s rate in both; the store writer catches up and keeps one row per window. Each failure names what it protects and
+ * The value checks after a fault: no per-second row on {@code netpulse.metrics}, no 10-s window on
+ * {@code netpulse.windows} (latest per key) and none in the store's {@code net}/{@code netstat} and
+ * {@code net_10s}/{@code netstat_10s} differs from what {@code netpulse.lines} give; every second with sar lines has its
+ * row in both; the store writer catches up and keeps one row per key. Each failure names what it protects and
  * shows the first differences.
  */
 final class RateChecks {
@@ -37,10 +38,10 @@ final class RateChecks {
     String span = "windows from " + (sinceMs == Long.MIN_VALUE ? "the start" : RateComparison.clock(sinceMs))
         + " to " + (streamTime == null ? "?" : RateComparison.clock(streamTime - ReferenceRates.GRACE_MS)) + "Z";
     System.out.printf("restart acceptance: %s: reference from %d lines (up to %s): %d samples, %d late, %d windows "
-        + "(%d judged, %d seconds with sar lines); topic: %d rate records, %d unreadable%n", fault, ref.lines(),
+        + "(%d judged, %d seconds with sar lines); topics: %d records, %d unreadable%n", fault, ref.lines(),
         topic.linesUpTo(), ref.samples(), ref.lateSamples(), ref.windows().size(),
-        ref.windows().keySet().stream().filter(scope).count(), sarSeconds.size(), topic.rateRecords(),
-        topic.unreadableRates());
+        ref.windows().keySet().stream().filter(scope).count(), sarSeconds.size(), topic.records(),
+        topic.unreadable());
     soft.assertThat(sarSeconds.size())
         .as("%s: the reference has seconds with sar lines to judge in %s (else the checks below prove nothing)",
             fault, span).isGreaterThanOrEqualTo(5);
@@ -48,26 +49,26 @@ final class RateChecks {
     RateComparison onTopic = RateComparison.of(ref.windows(), topic.rates(), scope);
     List<RateComparison.Difference> topicWrong = onTopic.valueDifferences(sarSeconds);
     soft.assertThat(topicWrong.size())
-        .as("[protects: no wrong value after a restart] %s: rates on netpulse.rates (latest per key and window) that "
-            + "differ from the rates computed from netpulse.lines, %s: %s\n  %s", fault, span,
+        .as("[protects: no wrong value after a restart] %s: values on netpulse.metrics and netpulse.windows (latest "
+            + "per key) that differ from those computed from netpulse.lines, %s: %s\n  %s", fault, span,
             RateComparison.describe(topicWrong, onTopic.compared(), SHOWN, topic::historyOf), timeline.get())
         .isZero();
     List<RateComparison.Difference> topicMissing = onTopic.missing(sarSeconds);
     soft.assertThat(topicMissing.size())
-        .as("[protects: no missing second] %s: seconds with sar lines without their 1-s rate on netpulse.rates, %s: %s"
+        .as("[protects: no missing second] %s: seconds with sar lines without their row on netpulse.metrics, %s: %s"
             + "\n  %s", fault, span, RateComparison.describe(topicMissing, sarSeconds.size(), SHOWN), timeline.get())
         .isZero();
 
     PipelineChecks.StoreView store = checks.storeView(topic, sinceMs, storeCatchUp);
     soft.assertThat(store.caughtUpAfterMs())
-        .as("[protects: the store catches up] %s: the store writer (group %s) committed everything on netpulse.rates "
+        .as("[protects: the store catches up] %s: the store writer (group %s) committed everything on metrics and windows "
             + "within %d s (lag left: %d); query error: %s", fault, PipelineChecks.STORE_GROUP,
             storeCatchUp.toSeconds(), store.writerLag(), store.error())
         .isNotNegative();
     Map<RateKey, List<RateValue>> duplicates = store.duplicates(scope);
     soft.assertThat(duplicates.size())
-        .as("[protects: a replayed batch lands once] %s: windows with more than one row in netpulse_rate for "
-            + "(timestamp, host, interface, metric, unit, window), %s; table %s; first %d:%s", fault, span,
+        .as("[protects: a replayed batch lands once] %s: keys with more than one row in net, netstat, net_10s or "
+            + "netstat_10s for (timestamp, host, interface, run, source), %s; tables %s; first %d:%s", fault, span,
             store.tableInfo(), Math.min(SHOWN, duplicates.size()), duplicates.entrySet().stream().limit(SHOWN)
                 .map(e -> e.getKey() + " x" + e.getValue().size() + " " + e.getValue())
                 .collect(Collectors.joining("\n    ", "\n    ", "")))
@@ -75,15 +76,15 @@ final class RateChecks {
     RateComparison inStore = RateComparison.of(ref.windows(), store.forComparison(ref.windows()), scope);
     List<RateComparison.Difference> storeWrong = inStore.valueDifferences(sarSeconds);
     soft.assertThat(storeWrong.size())
-        .as("[protects: no wrong value in the store] %s: rows of netpulse_rate that differ from the rates computed "
-            + "from netpulse.lines, %s: %s\n  %s", fault, span,
+        .as("[protects: no wrong value in the store] %s: rows of net, netstat and their 10-s windows that differ "
+            + "from what netpulse.lines give, %s: %s\n  %s", fault, span,
             RateComparison.describe(storeWrong, inStore.compared(), SHOWN,
                 k -> "\n      rows: " + store.rows().getOrDefault(k, List.of())), timeline.get())
         .isZero();
     List<RateComparison.Difference> storeMissing = inStore.missing(sarSeconds);
     soft.assertThat(storeMissing.size())
-        .as("[protects: no missing second in the store] %s: seconds with sar lines without their 1-s row in "
-            + "netpulse_rate, %s: %s\n  %s", fault, span, RateComparison.describe(storeMissing, sarSeconds.size(), SHOWN),
+        .as("[protects: no missing second in the store] %s: seconds with sar lines without their row in net, %s: "
+            + "%s\n  %s", fault, span, RateComparison.describe(storeMissing, sarSeconds.size(), SHOWN),
             timeline.get())
         .isZero();
     System.out.printf("restart acceptance: %s: topic: %d wrong/extra, %d missing seconds; store: caught up after %d "

@@ -33,15 +33,16 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code netpulse collector agent} sampling this machine for real. A session goes through its faults in order (two
  * sessions, one per subclass, so that CI runs them side by side: {@link ProcessorRestartAcceptanceTest} and
  * {@link StoreAndCollectorRestartAcceptanceTest});
- * after each, and over the whole span at the end, the rates on {@code netpulse.rates} and in the store are compared
- * with rates computed from {@code netpulse.lines} alone ({@link ReferenceRates}).
+ * after each, and over the whole span at the end, the per-second rows on {@code netpulse.metrics}, the 10-s windows on
+ * {@code netpulse.windows} and both in the store are compared with those computed from {@code netpulse.lines} alone
+ * ({@link ReferenceRates}).
  *
  * <p>Each fault is a test method and can run alone (the session starts for it and gives it its traffic first), e.g.
  * {@code -Dtest=ProcessorRestartAcceptanceTest#processorSigkill}. A method reports all its failed checks at once (soft
  * assertions), each message saying what the check protects. Every process's log stays under
  * {@code cli/target/restart-acceptance/}.
  *
- * <p>The rates it compares both come from the same {@code netpulse.lines} records. "Running and current again within
+ * <p>The values it compares both come from the same {@code netpulse.lines} records. "Running and current again within
  * 30 s" is a time bound on child JVMs' starts, and beside other tests at load 36-44 a restarted processor was still
  * REBALANCING after 30 s; the bound is therefore judged against a baseline measured in the same run: 30 s, or the
  * session's first processor start (its JVM to "processor running", at the machine's load then) plus 15 s if that is
@@ -211,11 +212,11 @@ abstract class RestartAcceptance {
 
   /**
    * Produces {@code bads} to lines mid-stream; within {@link #currentWithin} each must reach the DLQ with a reason,
-   * the processor must be current again and new lines must still become rates.
+   * the processor must be current again and new lines must still become rows.
    */
   void expectDeadLettersAndNoStall(SoftAssertions soft, String what, List<BadRecords.Bad> bads)
       throws Exception {
-    Map<TopicPartition, Long> ratesBefore = KafkaReads.endOffsets(checks.admin(), PipelineChecks.TOPICS.rates());
+    Map<TopicPartition, Long> rowsBefore = KafkaReads.endOffsets(checks.admin(), PipelineChecks.TOPICS.metrics());
     Map<TopicPartition, Long> dlqBefore = KafkaReads.endOffsets(checks.admin(), PipelineChecks.TOPICS.dlq());
     List<BadRecords.Produced> produced = BadRecords.produce(session.bootstrap(), PipelineChecks.TOPICS.lines(), bads);
     long producedAt = mark("produced " + what + ": " + produced.stream()
@@ -229,7 +230,7 @@ abstract class RestartAcceptance {
             PipelineChecks.TOPICS.dlq(), dlqBefore,
             KafkaReads.endOffsets(checks.admin(), PipelineChecks.TOPICS.dlq()))));
       }
-      newestRate = checks.newestSecondRate(PipelineSession.HOST, ratesBefore);
+      newestRate = checks.newestSecondRow(PipelineSession.HOST, rowsBefore);
       if (found.size() == produced.size() && newestRate >= producedAt + 2_000) {
         break;
       }
@@ -259,7 +260,7 @@ abstract class RestartAcceptance {
       }
     }
     soft.assertThat(newestRate)
-        .as("[protects: no stall on one bad record] after %s, new lines still become rates: a 1-s rate of %s for a "
+        .as("[protects: no stall on one bad record] after %s, new lines still become rows: a metrics row of %s for a "
             + "second ≥ 2 s after they were produced (%s) within %d s; newest: %s;\n  %s", what, PipelineSession.HOST,
             RateComparison.clock(producedAt), currentWithin.toSeconds(),
             newestRate == Long.MIN_VALUE ? "none" : RateComparison.clock(newestRate), evidence)

@@ -18,19 +18,20 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * What {@code netpulse.rates} must say, computed from {@code netpulse.lines} alone, independently of the processor's
- * code except for the parsers (a parser bug is not what this test is about): lines are read as the processor's
- * ParseTopology reads them ({@code Parsers.lineParser(source)}, {@code ParseContext.streamed(line.ts())}, unreadable
- * records and lines without host/source/line skipped), and windows follow the semantics RateProcessor documents:
- * per host/iface/metric, 1-s tumbling windows and 10-s windows hopping by 1 s, in the samples' own time (window start
- * = the sample's time floored to the second), summary rows and non-finite values left out; a host's stream time is
- * the largest time of its own samples so far (hosts share partitions, but each has its own clock), and a window takes
- * a sample only while its host's stream time is below its end plus the 5-s grace. (A host silent for 5 minutes has
- * its windows closed by the processor's wall clock; the hosts here never are.)
+ * What {@code netpulse.metrics} and {@code netpulse.windows} must say, computed from {@code netpulse.lines} alone,
+ * independently of the processor's code except for the parsers (a parser bug is not what this test is about): lines
+ * are read as the processor's ParseTopology reads them ({@code Parsers.lineParser(source)},
+ * {@code ParseContext.streamed(line.ts())}, unreadable records and lines without host/source/line skipped). Per
+ * host/iface/metric: each second's value as its row on {@code metrics} gives it (a {@code 1s} key: the sample, count
+ * 1), and 10-s tumbling windows as the windows processor documents them, in the samples' own time (a {@code 10s} key
+ * starting at the time floored to 10 s), summary rows and non-finite values left out; a host's stream time is the
+ * largest time of its own samples so far (hosts share partitions, but each has its own clock), and a window takes a
+ * sample only while its host's stream time is below its end plus the 5-s grace. (A host silent for 5 minutes has its
+ * windows closed by the processor's wall clock; the hosts here never are.)
  */
 final class ReferenceRates {
 
-  /** RateTopology's documented grace: disorder a window still accepts. */
+  /** The windows' documented grace: disorder a window still accepts. */
   static final long GRACE_MS = 5_000;
   private static final long SECOND_MS = 1_000;
   private static final long TEN_MS = 10_000;
@@ -93,25 +94,21 @@ final class ReferenceRates {
           long ts = s.ts() > 0 ? s.ts() : record.timestamp();
           long streamTime = streamTimeByHost.merge(s.host(), ts, Math::max);
           firstSampleByHost.merge(s.host(), ts, Math::min);
-          long closeMs = streamTime - GRACE_MS;
-          long start = ts - Math.floorMod(ts, SECOND_MS);
-          if (start + TEN_MS <= closeMs) {
-            late++;
+          // a row's value on metrics: the second's own, never dropped (the latest if a second came twice)
+          RateKey second = new RateKey(s.host(), s.iface(), s.metric(), "1s", ts - Math.floorMod(ts, SECOND_MS));
+          Acc one = new Acc(s.unit());
+          one.add(s.value());
+          windows.put(second, one);
+          if (SAR_DEV.equals(s.source())) {
+            sarSeconds.add(second);
+          }
+          long start = ts - Math.floorMod(ts, TEN_MS);
+          if (start + TEN_MS <= streamTime - GRACE_MS) {
+            late++; // its 10-s window has closed
             continue;
           }
-          if (start + SECOND_MS > closeMs) {
-            RateKey second = new RateKey(s.host(), s.iface(), s.metric(), "1s", start);
-            windows.computeIfAbsent(second, k -> new Acc(s.unit())).add(s.value());
-            if (SAR_DEV.equals(s.source())) {
-              sarSeconds.add(second);
-            }
-          }
-          for (long w = start - TEN_MS + SECOND_MS; w <= start; w += SECOND_MS) {
-            if (w + TEN_MS > closeMs) {
-              windows.computeIfAbsent(new RateKey(s.host(), s.iface(), s.metric(), "10s", w), k -> new Acc(s.unit()))
-                  .add(s.value());
-            }
-          }
+          windows.computeIfAbsent(new RateKey(s.host(), s.iface(), s.metric(), "10s", start), k -> new Acc(s.unit()))
+              .add(s.value());
         }
         }
       }

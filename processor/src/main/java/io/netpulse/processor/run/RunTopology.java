@@ -6,6 +6,8 @@ import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunValue;
 import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.WideSample;
+import io.netpulse.processor.topology.SampleTime;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.json.Json;
 import io.netpulse.common.json.JsonSerde;
@@ -13,7 +15,6 @@ import io.netpulse.processor.topology.InputLimits;
 import io.netpulse.processor.topology.Origin;
 import io.netpulse.processor.topology.ProcessorSerdes;
 import io.netpulse.processor.topology.RawRecordReader;
-import io.netpulse.processor.topology.SampleTimestampExtractor;
 import io.netpulse.processor.topology.ToolFigure;
 import io.netpulse.processor.topology.ToolOutputTopology;
 import java.io.IOException;
@@ -62,13 +63,15 @@ public final class RunTopology {
   }
 
   /**
-   * Standalone, for tests of this step: reads {@code samples} and {@code tool-output} itself and
-   * writes the run values to {@code topic}.
+   * Standalone, for tests of this step: reads {@code metrics} (each row's values as samples, stamped with their time)
+   * and {@code tool-output} itself and writes the run values to {@code topic}.
    */
   public Topology build(String runValuesTopic) {
     StreamsBuilder builder = new StreamsBuilder();
-    KStream<String, Sample> samples = builder.stream(topics.samples(),
-        Consumed.with(Serdes.String(), ProcessorSerdes.json(Sample.class)).withTimestampExtractor(new SampleTimestampExtractor()));
+    KStream<String, Sample> samples = builder.stream(topics.metrics(),
+            Consumed.with(Serdes.String(), ProcessorSerdes.json(WideSample.class)))
+        .flatMapValues(WideSample::samples, Named.as("row-samples"))
+        .processValues(SampleTime::new, Named.as("row-sample-time"));
     KStream<String, ToolFigure> figures = new ToolOutputTopology(topics).build(builder);
     build(builder, samples, figures)
         .to(runValuesTopic, Produced.with(Serdes.String(), ProcessorSerdes.json(RunValue.class)));

@@ -7,7 +7,6 @@ import com.influxdb.client.InfluxDBClientOptions;
 import com.influxdb.client.WriteApiBlocking;
 import com.influxdb.client.write.Point;
 import com.influxdb.exceptions.InfluxException;
-import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.Sample;
 import java.time.Duration;
@@ -71,11 +70,6 @@ public final class InfluxStore implements AutoCloseable {
         .build(); // the client's HTTP timeouts (10 s to connect, read, write) bound a flush to a hung store
     this.client = InfluxDBClientFactory.create(options);
     this.writeApi = client.getWriteApiBlocking();
-  }
-
-  /** Holds one rate as a {@code netpulse_rate} point until the next {@link #flush()}. */
-  public void write(RateEvent rate) {
-    hold(StorePoints.rate(rate));
   }
 
   /** Holds one three-run result as a {@code netpulse_result} point until the next {@link #flush()}. */

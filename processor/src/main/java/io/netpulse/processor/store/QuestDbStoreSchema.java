@@ -8,7 +8,7 @@ import io.netpulse.common.catalog.Sources;
 /**
  * Tables of {@link StorePoints} for QuestDB, made before the first write so that they deduplicate.
  * InfluxDB overwrites a point with the same measurement, tag set and time; a table QuestDB creates on
- * its own from a write keeps both. With these tables a batch that {@link RatesToStore} reads again
+ * its own from a write keeps both. With these tables a batch that {@link StoreWriter} reads again
  * after a store outage lands once, as it would in InfluxDB. Column types are those QuestDB's
  * line-protocol writer would pick (tags SYMBOL, floats DOUBLE, integers LONG, time {@code timestamp}).
  * A table that already exists (made by an earlier write, without deduplication) is switched to it; rows
@@ -30,10 +30,6 @@ public final class QuestDbStoreSchema {
   }
 
   private static final List<Table> SCHEMA = List.of(
-      new Table(StorePoints.RATE_MEASUREMENT,
-          "host SYMBOL, \"interface\" SYMBOL, metric SYMBOL, unit SYMBOL, \"window\" SYMBOL, "
-              + "mean DOUBLE, min DOUBLE, max DOUBLE, count LONG, timestamp TIMESTAMP",
-          "timestamp, host, \"interface\", metric, unit, \"window\""),
       new Table(StorePoints.SAMPLE_MEASUREMENT,
           "host SYMBOL, \"interface\" SYMBOL, metric SYMBOL, unit SYMBOL, source SYMBOL, run SYMBOL, "
               + "value DOUBLE, timestamp TIMESTAMP",

@@ -5,7 +5,6 @@ import java.util.List;
 import com.influxdb.client.domain.WritePrecision;
 import com.influxdb.client.write.Point;
 import io.netpulse.common.catalog.Sources;
-import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.Sample;
 
 /**
@@ -13,8 +12,6 @@ import io.netpulse.common.event.Sample;
  * {@code host}, {@code interface}) so Grafana habits carry over:
  *
  * <pre>
- * netpulse_rate   tags host, interface, metric, unit, window    fields mean, min, max (float), count (integer)
- *                 time = window start, ms precision
  * netpulse_sample tags host, interface, metric, unit, source, run   field value (float)
  *                 time = sample ts, ms precision
  * net            tags host, interface, run, source   fields rx_pps, tx_pps (packets/s), rx_bps, tx_bps (bit/s)
@@ -35,7 +32,6 @@ import io.netpulse.common.event.Sample;
  */
 public final class StorePoints {
 
-  public static final String RATE_MEASUREMENT = "netpulse_rate";
   public static final String SAMPLE_MEASUREMENT = "netpulse_sample";
   public static final String RESULT_MEASUREMENT = "netpulse_result";
   /** The wide measurements the store keeps, Telegraf's names: interface counters and the TCP table. */
@@ -54,21 +50,6 @@ public final class StorePoints {
   public static final String LABEL_TAG_PREFIX = "label_";
 
   private StorePoints() {}
-
-  public static Point rate(RateEvent rate) {
-    Point point = Point.measurement(RATE_MEASUREMENT);
-    tag(point, "host", rate.host());
-    tag(point, "interface", rate.iface());
-    tag(point, "metric", rate.metric());
-    tag(point, "unit", rate.unit());
-    tag(point, "window", rate.window());
-    return point
-        .addField("mean", rate.mean())
-        .addField("min", rate.min())
-        .addField("max", rate.max())
-        .addField("count", rate.count())
-        .time(rate.windowStart(), WritePrecision.MS);
-  }
 
   public static Point sample(Sample sample) {
     Point point = Point.measurement(SAMPLE_MEASUREMENT);

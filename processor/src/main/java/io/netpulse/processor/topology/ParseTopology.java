@@ -30,7 +30,7 @@ import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
 /**
- * {@code lines} → {@code samples}, keyed by host. A line no parser understands goes to {@code dlq}
+ * {@code lines} → {@code metrics} (one record per row), keyed by host. A line no parser understands goes to {@code dlq}
  * whole, with the reason, so nothing is lost and a parser fix can replay it. Values are read as
  * raw bytes so that even a record that is not JSON reaches the DLQ instead of stopping the app. A record is a
  * block of lines ({@code LineBlock}) or, as written before blocks, one line; a bad line of a block goes to the DLQ
@@ -53,8 +53,8 @@ public final class ParseTopology {
   /**
    * What the parse step gives later steps of the same application, so that they need not read the topics back.
    *
-   * @param samples one per value, keyed by host, timestamped with each sample's own time (as
-   *                {@link SampleTimestampExtractor} gives a reader of {@code samples})
+   * @param samples one per value, keyed by host, timestamped with each sample's own time: in-process only, for the run
+   *                values and steady detection (no topic holds them)
    * @param rows    one per row, as written to {@code metrics}, keyed by host
    */
   public record Parsed(KStream<String, Sample> samples, KStream<String, WideSample> rows) {}
@@ -76,7 +76,6 @@ public final class ParseTopology {
 
     KStream<String, Sample> samples =
         outcomes.filter((k, o) -> o.sample() != null, Named.as("parsed")).mapValues(Outcome::sample);
-    samples.to(topics.samples(), Produced.with(Serdes.String(), ProcessorSerdes.json(Sample.class)));
     return new Parsed(samples.processValues(SampleTime::new, Named.as("line-sample-time")), rows);
   }
 

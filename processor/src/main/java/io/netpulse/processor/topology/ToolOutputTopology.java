@@ -62,8 +62,6 @@ public final class ToolOutputTopology {
     KStream<String, ToolFigure> figures = outcomes
         .filter((k, o) -> o.figure() != null, Named.as("tool-output-parsed"))
         .mapValues(ParseTopology.Outcome::figure, Named.as("tool-figures"));
-    figures.map((run, f) -> KeyValue.pair(f.sample().host(), f.sample()), Named.as("tool-samples-by-host"))
-        .to(topics.samples(), Produced.with(Serdes.String(), ProcessorSerdes.json(Sample.class)).withName("tool-samples"));
     outcomes.filter((k, o) -> o.wide() != null, Named.as("tool-output-wide"))
         .map((run, o) -> KeyValue.pair(o.wide().tags().get("host"), o.wide()), Named.as("tool-wide-by-host"))
         .to(topics.metrics(), Produced.with(Serdes.String(), ProcessorSerdes.json(WideSample.class))

@@ -14,7 +14,7 @@ import io.netpulse.common.json.JsonSerde;
 import io.netpulse.processor.ProcessorApp;
 import io.netpulse.processor.store.InfluxStore;
 import io.netpulse.processor.store.QuestDbStoreSchema;
-import io.netpulse.processor.store.RatesToStore;
+import io.netpulse.processor.store.StoreWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,7 +63,7 @@ class ProcessorIntegrationTest {
       QuestDbStoreSchema.apply(questDb::sql);
       try (ProcessorApp processor = ProcessorApp.start(kafka.connection(), TOPICS, dir.resolve("streams"), "it-one");
           InfluxStore store = new InfluxStore(questDb.url(), "unused".toCharArray(), "netpulse", "netpulse");
-          RatesToStore writer = new RatesToStore(kafka.connection(), TOPICS, store)) {
+          StoreWriter writer = new StoreWriter(kafka.connection(), TOPICS, store)) {
         writer.start();
         assertThat(processor.awaitRunning(Duration.ofSeconds(60))).isTrue();
         produce(kafka, fullReplay(replay, 0));
@@ -81,10 +81,20 @@ class ProcessorIntegrationTest {
           assertThat(((Number) row.get("rep_" + r)).doubleValue())
               .isCloseTo(RecordedReplay.expectedValue(r), within(1e-3));
         }
-        // and the per-second rates of the SUT's interface reached the store too
+        // and the SUT's per-second rows reached the store too, each interface's second once with its exact values
+        // (sar's Average: rows, a summary stamped with the second they were read in, must not replace that second's)
+        Map<String, Double> expectedRows = RecordedReplay.rxBpsByInterfaceAndTime();
+        assertThat(expectedRows).isNotEmpty();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
-            assertThat(questDb.sql("select count() n from netpulse_rate where host = 'sut' and metric = 'rx_bps'"
-                + " and \"window\" = '1s'").get(0).get("n")).isNotEqualTo(0L));
+            assertThat(questDb.sql("select count() n from net where host = 'sut' and run = '"
+                + RecordedReplay.runId(1) + "'").get(0).get("n")).isEqualTo((long) expectedRows.size()));
+        Map<String, Double> stored = new HashMap<>();
+        for (Map<String, Object> net : questDb.sql("select \"interface\", rx_bps, timestamp from net"
+            + " where host = 'sut' and run = '" + RecordedReplay.runId(1) + "'")) {
+          stored.put(net.get("interface") + "@" + java.time.Instant.parse((String) net.get("timestamp")).toEpochMilli(),
+              ((Number) net.get("rx_bps")).doubleValue());
+        }
+        assertThat(stored).isEqualTo(expectedRows);
         // and their 10-s windows, each the mean of the per-second rows it covers
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
             assertThat(questDb.sql("select count() n from net_10s where host = 'sut' and count = 10").get(0).get("n"))
@@ -137,23 +147,23 @@ class ProcessorIntegrationTest {
       Process first = child(kafka, dir.resolve("child-1"));
       try {
         // kill once the processor has committed part of the work, not all of it
-        long expectedSamples = (long) RecordedReplay.samplesPerHost() * (background + 3);
+        long expectedRows = (long) RecordedReplay.rowsPerHost() * (background + 3);
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
-            .until(() -> count(kafka, TOPICS.samples()) > 0);
+            .until(() -> count(kafka, TOPICS.metrics()) > 0);
         produce(kafka, all.subList(half, all.size()));
         Thread.sleep(300);
-        long before = count(kafka, TOPICS.samples());
+        long before = count(kafka, TOPICS.metrics());
         first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no clean close, no commit
-        System.out.printf("killed with %d of %d samples committed%n", before, expectedSamples);
-        assertThat(before).isLessThan(expectedSamples);
+        System.out.printf("killed with %d of %d rows committed%n", before, expectedRows);
+        assertThat(before).isLessThan(expectedRows);
 
         Process second = child(kafka, dir.resolve("child-2"));
         try {
           assertExpected(awaitResult(kafka));
           await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-              .until(() -> count(kafka, TOPICS.samples()) >= expectedSamples);
+              .until(() -> count(kafka, TOPICS.metrics()) >= expectedRows);
           Thread.sleep(1000);
-          assertThat(count(kafka, TOPICS.samples())).isEqualTo(expectedSamples);
+          assertThat(count(kafka, TOPICS.metrics())).isEqualTo(expectedRows);
         } finally {
           second.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }

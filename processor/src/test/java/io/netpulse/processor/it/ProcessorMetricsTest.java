@@ -81,7 +81,7 @@ class ProcessorMetricsTest {
           }, n -> n >= good.size());
           Exposition read = scrape(endpoint);
           assertThat(read.type("netpulse_processor_lines")).isEqualTo("counter");
-          assertThat(read.sum("netpulse_processor_samples_total")).isPositive();
+          assertThat(read.sum("netpulse_processor_rows_total")).isPositive();
           assertThat(deadLetters(read)).isZero();
           // the backlog was seen: the main consumer's records-lag-max rose above 0 while it was read
           assertThat(lagSeen[0]).as("records-lag-max seen while the backlog was read").isPositive();

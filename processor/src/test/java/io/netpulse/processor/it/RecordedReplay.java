@@ -6,6 +6,7 @@ import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.Json;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.Parsers;
@@ -78,14 +79,31 @@ public final class RecordedReplay {
     return out;
   }
 
-  /** Samples the recording gives per host (what {@code samples} must hold once per host). */
-  public static int samplesPerHost() {
+  /** Rows the recording gives per host (what {@code metrics} must hold once per host): one per interface and second. */
+  public static int rowsPerHost() {
     int n = 0;
     for (String line : sarLines()) {
-      n += Parsers.lineParser(Sources.SAR_DEV).orElseThrow()
-          .parseLine(line, 0, ParseContext.streamed(RECEIVED.toEpochMilli())).samples().size();
+      n += WideSample.group(Parsers.lineParser(Sources.SAR_DEV).orElseThrow()
+          .parseLine(line, 0, ParseContext.streamed(RECEIVED.toEpochMilli())).samples(), Sources::measurementOf).size();
     }
     return n;
+  }
+
+  /**
+   * Each per-second row's rx_bps by interface and time ("lo@1796010526000"), as the store must hold them: sar's
+   * Average: rows are a whole-run summary, not a second, and are not stored.
+   */
+  public static java.util.Map<String, Double> rxBpsByInterfaceAndTime() {
+    java.util.Map<String, Double> out = new java.util.HashMap<>();
+    for (String line : sarLines()) {
+      for (WideSample row : WideSample.group(Parsers.lineParser(Sources.SAR_DEV).orElseThrow()
+          .parseLine(line, 0, ParseContext.streamed(RECEIVED.toEpochMilli())).samples(), Sources::measurementOf)) {
+        if (!row.summaryRow()) {
+          out.put(row.tags().get("interface") + "@" + row.time(), row.fields().get("rx_bps"));
+        }
+      }
+    }
+    return out;
   }
 
   /**

@@ -12,7 +12,9 @@ import io.netpulse.common.event.RunValue;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.event.ToolOutputEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.Json;
+import io.netpulse.processor.SampleRows;
 import io.netpulse.processor.TestDrivers;
 import io.netpulse.processor.topology.Recorded;
 import java.time.Instant;
@@ -35,7 +37,8 @@ class RunTopologyTest {
   private static final long T = Instant.parse("2026-11-30T05:48:56Z").toEpochMilli();
 
   private TopologyTestDriver driver;
-  private TestInputTopic<String, Sample> samples;
+  /** metrics: each sample piped as its one-value row, keyed by host */
+  private TestInputTopic<String, WideSample> rows;
   private TestInputTopic<String, byte[]> runs;
   private TestInputTopic<String, byte[]> toolOutput;
   private TestOutputTopic<String, RunValue> values;
@@ -45,7 +48,7 @@ class RunTopologyTest {
   @BeforeEach
   void setUp() {
     driver = TestDrivers.driver(new RunTopology(TOPICS).build(VALUES), "run-test");
-    samples = TestDrivers.jsonInput(driver, TOPICS.samples(), Sample.class);
+    rows = TestDrivers.jsonInput(driver, TOPICS.metrics(), WideSample.class);
     runs = TestDrivers.bytesInput(driver, TOPICS.runs());
     toolOutput = TestDrivers.bytesInput(driver, TOPICS.toolOutput());
     values = TestDrivers.jsonOutput(driver, VALUES, RunValue.class);
@@ -70,7 +73,7 @@ class RunTopologyTest {
   }
 
   private void sample(Sample s) {
-    samples.pipeInput(s.host(), s, s.ts());
+    SampleRows.pipe(rows, s.host(), s);
   }
 
   private Map<String, RunValue> latestByRepetitionAndMetric() {

@@ -10,8 +10,10 @@ import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.RunEvent.Phase;
 import io.netpulse.common.event.RunValue;
 import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.event.SteadyEvent;
 import io.netpulse.common.json.Json;
+import io.netpulse.processor.SampleRows;
 import io.netpulse.processor.TestDrivers;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -44,7 +46,8 @@ class SteadyProcessorPrecisionTest {
   private static final Pattern INTERIM = Pattern.compile("Interim result:\\s+(\\S+) Trans/s over \\S+ seconds ending at (\\S+)");
 
   private TopologyTestDriver driver;
-  private TestInputTopic<String, Sample> samples;
+  /** metrics: each sample piped as its one-value row, keyed by host */
+  private TestInputTopic<String, WideSample> rows;
   private TestInputTopic<String, byte[]> runs;
   private TestOutputTopic<String, SteadyEvent> steady;
   private TestOutputTopic<String, RunValue> runValues;
@@ -52,7 +55,7 @@ class SteadyProcessorPrecisionTest {
   @BeforeEach
   void setUp() {
     driver = TestDrivers.driver(new RunTopology(TOPICS).build("test.run-values"), "precision-test");
-    samples = TestDrivers.jsonInput(driver, TOPICS.samples(), Sample.class);
+    rows = TestDrivers.jsonInput(driver, TOPICS.metrics(), WideSample.class);
     runs = TestDrivers.bytesInput(driver, TOPICS.runs());
     steady = TestDrivers.jsonOutput(driver, TOPICS.steady(), SteadyEvent.class);
     runValues = TestDrivers.jsonOutput(driver, "test.run-values", RunValue.class);
@@ -69,8 +72,8 @@ class SteadyProcessorPrecisionTest {
   }
 
   private void rx(String run, long ts, double bps) {
-    samples.pipeInput("sut", new Sample(1, "rx_bps", bps, "bit/s", "sut", "eth0", ts, run, Sources.SAR_DEV, false, null,
-        null), ts);
+    SampleRows.pipe(rows, "sut", new Sample(1, "rx_bps", bps, "bit/s", "sut", "eth0", ts, run, Sources.SAR_DEV, false, null,
+        null));
   }
 
   @Test
@@ -79,10 +82,10 @@ class SteadyProcessorPrecisionTest {
     phase("run-q", Phase.MEASURING, T0 + 1_000, PRECISION);
     for (long ts = T0 + 2_000; ts <= T0 + 40_000; ts += 1_000) { // flat: precise once 20 s are measured
       rx("run-q", ts, 9.4e9);
-      samples.pipeInput("peer", new Sample(1, "rx_bps", 1e6, "bit/s", "peer", "eth0", ts, "run-q", Sources.SAR_DEV,
-          false, null, null), ts);
-      samples.pipeInput("sut", new Sample(1, "rx_bps", 1e3, "bit/s", "sut", "lo", ts, "run-q", Sources.SAR_DEV,
-          false, null, null), ts);
+      SampleRows.pipe(rows, "peer", new Sample(1, "rx_bps", 1e6, "bit/s", "peer", "eth0", ts, "run-q", Sources.SAR_DEV,
+          false, null, null));
+      SampleRows.pipe(rows, "sut", new Sample(1, "rx_bps", 1e3, "bit/s", "sut", "lo", ts, "run-q", Sources.SAR_DEV,
+          false, null, null));
     }
     List<SteadyEvent> events = steady.readValuesToList();
     assertThat(events).extracting(e -> e.host() + "/" + e.iface()).containsExactly("sut/eth0");
@@ -191,8 +194,8 @@ class SteadyProcessorPrecisionTest {
     phase("run-c", Phase.WARMUP, T0, PRECISION);
     double[] estab = {1, 1, 1500, 3001, 3001, 3001, 3001, 3001, 3001, 3001, 3001, 3001, 3001, 3001, 3001};
     for (int i = 0; i < estab.length; i++) {
-      samples.pipeInput("sut", new Sample(1, "tcp_estab", estab[i], "connections", "sut", null, T0 + 500 + i * 1000L,
-          "run-c", "ss-summary", false, null, null), T0 + 500 + i * 1000L);
+      SampleRows.pipe(rows, "sut", new Sample(1, "tcp_estab", estab[i], "connections", "sut", null, T0 + 500 + i * 1000L,
+          "run-c", "ss-summary", false, null, null));
     }
     List<SteadyEvent> events = steady.readValuesToList();
     assertThat(events).hasSize(1);

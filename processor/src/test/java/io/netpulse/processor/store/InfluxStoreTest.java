@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.netpulse.common.Units;
 import io.netpulse.testbed.embedded.EmbeddedQuestDb;
-import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.WideSample;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,12 +39,12 @@ class InfluxStoreTest {
   }
 
   @Test
-  void ratesLandWithExactValuesTagsAndWindowStart() {
+  void rowsAndWindowsLandWithExactFieldsTagsAndTime() {
     long start = Instant.parse("2026-11-30T05:20:01.123Z").toEpochMilli();
-    RateEvent rx = new RateEvent(RateEvent.SCHEMA, "sut-1", "eth0", "rx_bps", Units.BITS_PER_S, "1s",
-        start, start + 1000, 9.41234567891e9, 9.2e9, 9.6e9, 3);
-    RateEvent estab = new RateEvent(RateEvent.SCHEMA, "sut-1", null, "tcp_estab", Units.CONNECTIONS, "10s",
-        start + 1000, start + 11_000, 1234.5, 1000.0, 1500.0, 10);
+    WideSample rx = WideRecords.net("sut-1", "eth0", "run-4", start, 1_148_937.5, 9.41234567891e9);
+    // the TCP table's window has no interface, and this one no run: those tags are left out
+    WideSample estab = WideRecords.window("netstat_10s", Map.of("host", "sut-1", "source", Sources.SS_SUMMARY),
+        "tcp_estab", Units.CONNECTIONS, 1234.5, 1000.0, 1500.0, 10, start + 1000);
     try (InfluxStore store = new InfluxStore(db.url(), "not-a-real-token".toCharArray(), "netpulse", "netpulse")) {
       store.write(rx);
       store.write(estab);
@@ -52,20 +52,17 @@ class InfluxStoreTest {
       assertThat(store.writtenPoints()).isEqualTo(2);
       assertThat(store.failedBatches()).isZero();
     }
-    String query = "SELECT host, \"interface\", metric, unit, \"window\", mean, min, max, count, "
-        + "timestamp FROM netpulse_rate WHERE host = 'sut-1' ORDER BY timestamp";
-    List<Map<String, Object>> rows = awaitRows(query, 2);
-    Map<String, Object> first = rows.get(0);
-    assertThat(first).containsEntry("host", "sut-1").containsEntry("interface", "eth0")
-        .containsEntry("metric", "rx_bps").containsEntry("unit", "bit/s").containsEntry("window", "1s")
-        .containsEntry("mean", 9.41234567891e9).containsEntry("min", 9.2e9).containsEntry("max", 9.6e9)
-        .containsEntry("count", 3L);
-    assertThat(Instant.parse((String) first.get("timestamp")).toEpochMilli()).isEqualTo(start);
-    Map<String, Object> second = rows.get(1);
-    assertThat(second).containsEntry("interface", null).containsEntry("metric", "tcp_estab")
-        .containsEntry("unit", "connections").containsEntry("window", "10s")
-        .containsEntry("mean", 1234.5).containsEntry("count", 10L);
-    assertThat(Instant.parse((String) second.get("timestamp")).toEpochMilli()).isEqualTo(start + 1000);
+    Map<String, Object> row = awaitRows("SELECT host, \"interface\", run, source, rx_pps, rx_bps, timestamp FROM net "
+        + "WHERE host = 'sut-1'", 1).get(0);
+    assertThat(row).containsEntry("host", "sut-1").containsEntry("interface", "eth0").containsEntry("run", "run-4")
+        .containsEntry("source", Sources.SAR_DEV).containsEntry("rx_pps", 1_148_937.5)
+        .containsEntry("rx_bps", 9.41234567891e9);
+    assertThat(Instant.parse((String) row.get("timestamp")).toEpochMilli()).isEqualTo(start);
+    List<Map<String, Object>> windows = awaitRows("SELECT * FROM netstat_10s WHERE host = 'sut-1'", 1);
+    assertThat(windows.get(0)).containsOnlyKeys("host", "source", "tcp_estab_mean", "tcp_estab_min", "tcp_estab_max",
+        "count", "timestamp").containsEntry("source", Sources.SS_SUMMARY).containsEntry("tcp_estab_mean", 1234.5)
+        .containsEntry("tcp_estab_min", 1000.0).containsEntry("tcp_estab_max", 1500.0).containsEntry("count", 10.0);
+    assertThat(Instant.parse((String) windows.get(0).get("timestamp")).toEpochMilli()).isEqualTo(start + 1000);
   }
 
   @Test

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.netpulse.common.Units;
 import io.netpulse.testbed.embedded.EmbeddedQuestDb;
-import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.Sample;
+import io.netpulse.common.event.WideSample;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,28 +27,41 @@ class QuestDbStoreSchemaTest {
       QuestDbStoreSchema.apply(db::sql);
       QuestDbStoreSchema.apply(db::sql); // idempotent
       long t = 1_796_014_834_000L;
-      RateEvent first = new RateEvent(RateEvent.SCHEMA, "h", "eth0", "rx_bps", Units.BITS_PER_S, "1s",
-          t, t + 1000, 5e9, 4e9, 6e9, 2);
-      RateEvent again = new RateEvent(RateEvent.SCHEMA, "h", "eth0", "rx_bps", Units.BITS_PER_S, "1s",
-          t, t + 1000, 5.5e9, 4e9, 6e9, 3);
-      RateEvent noIface = new RateEvent(RateEvent.SCHEMA, "h", null, "tcp_estab", Units.CONNECTIONS, "1s",
-          t, t + 1000, 10, 10, 10, 1);
+      WideSample first = WideRecords.net("h", "eth0", "run-1", t, 600_000, 5e9);
+      WideSample again = WideRecords.net("h", "eth0", "run-1", t, 650_000, 5.5e9);
+      // fleet monitoring: no run, and the TCP table no interface; keys that are null still tell rows apart
+      WideSample fleet = WideRecords.net("h", "eth0", null, t, 1, 2);
+      WideSample estab = WideSample.group(List.of(Sample.of("tcp_estab", 10, Units.CONNECTIONS, null, t)
+          .withOrigin("h", null, Sources.SS_SUMMARY)), Sources::measurementOf).get(0);
+      Map<String, String> scope = Map.of("host", "h", "interface", "eth0", "run", "run-1", "source", Sources.SAR_DEV);
+      WideSample window = WideRecords.window("net_10s", scope, "rx_bps", Units.BITS_PER_S, 5e9, 4e9, 6e9, 9, t);
+      WideSample windowAgain = WideRecords.window("net_10s", scope, "rx_bps", Units.BITS_PER_S, 5.1e9, 4e9, 6.5e9, 10,
+          t);
       Sample sample = Sample.of("rx_bps", 1e9, Units.BITS_PER_S, "eth0", t).withOrigin("h", null, Sources.SAR_DEV);
       try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "o", "b")) {
         store.write(first);
-        store.write(noIface);
+        store.write(fleet);
+        store.write(estab);
+        store.write(window);
         store.write(sample);
         assertThat(store.flush()).isTrue();
         store.write(again);
-        store.write(noIface);
+        store.write(fleet);
+        store.write(estab);
+        store.write(windowAgain);
         store.write(sample);
         assertThat(store.flush()).isTrue();
       }
       await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
-          .until(() -> db.sql("SELECT metric, mean, count FROM netpulse_rate ORDER BY metric"),
+          .until(() -> db.sql("SELECT run, rx_pps, rx_bps FROM net ORDER BY rx_bps"),
               rows -> rows.equals(List.of(
-                  Map.of("metric", "rx_bps", "mean", 5.5e9, "count", 3L),
-                  Map.of("metric", "tcp_estab", "mean", 10.0, "count", 1L))));
+                  row("run", null, "rx_pps", 1.0, "rx_bps", 2.0),
+                  row("run", "run-1", "rx_pps", 650_000.0, "rx_bps", 5.5e9))));
+      await().atMost(Duration.ofSeconds(15)).ignoreExceptions()
+          .until(() -> db.sql("SELECT rx_bps_mean, rx_bps_max, count FROM net_10s"),
+              rows -> rows.equals(List.of(Map.of("rx_bps_mean", 5.1e9, "rx_bps_max", 6.5e9, "count", 10.0))));
+      await().atMost(Duration.ofSeconds(15)).ignoreExceptions()
+          .until(() -> db.sql("SELECT count() n FROM netstat"), rows -> rows.equals(List.of(Map.of("n", 1L))));
       await().atMost(Duration.ofSeconds(15)).ignoreExceptions()
           .until(() -> db.sql("SELECT count() n FROM netpulse_sample"), rows -> rows.equals(List.of(Map.of("n", 1L))));
     }
@@ -58,27 +71,35 @@ class QuestDbStoreSchemaTest {
   void anExternalQuestDbWhoseTablesAWriteAlreadyMadeIsSwitchedToDeduplication() {
     try (EmbeddedQuestDb db = EmbeddedQuestDb.start(dir.resolve("qdb"), 0)) {
       long t = 1_796_014_834_000L;
-      RateEvent rate = new RateEvent(RateEvent.SCHEMA, "h", "eth0", "rx_bps", Units.BITS_PER_S, "1s",
-          t, t + 1000, 5e9, 4e9, 6e9, 2);
+      WideSample row = WideRecords.net("h", "eth0", "run-1", t, 600_000, 5e9);
       try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "o", "b")) {
-        store.write(rate); // QuestDB makes netpulse_rate itself, without deduplication
+        store.write(row); // QuestDB makes net itself, without deduplication
         assertThat(store.flush()).isTrue();
       }
       await().atMost(Duration.ofSeconds(15)).ignoreExceptions()
-          .until(() -> db.sql("SELECT count() n FROM netpulse_rate"), rows -> rows.equals(List.of(Map.of("n", 1L))));
+          .until(() -> db.sql("SELECT count() n FROM net"), rows -> rows.equals(List.of(Map.of("n", 1L))));
 
       assertThat(StoreTables.prepare(db.url())).contains(StoreTables.Kind.QUESTDB);
       try (InfluxStore store = new InfluxStore(db.url(), "t".toCharArray(), "o", "b")) {
-        store.write(rate);
-        store.write(rate);
+        store.write(row);
+        store.write(row);
         assertThat(store.flush()).isTrue();
-        store.write(rate);
+        store.write(row);
         assertThat(store.flush()).isTrue();
       }
       // the row written before stays one row; the three writes after it replace it
       await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(15)).ignoreExceptions()
-          .until(() -> db.sql("SELECT count() n FROM netpulse_rate"), rows -> rows.equals(List.of(Map.of("n", 1L))));
+          .until(() -> db.sql("SELECT count() n FROM net"), rows -> rows.equals(List.of(Map.of("n", 1L))));
     }
+  }
+
+  /** A row of a query's answer: keys and values in turn, values may be null. */
+  private static Map<String, Object> row(Object... keysAndValues) {
+    Map<String, Object> row = new java.util.HashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      row.put((String) keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return row;
   }
 
   /**

@@ -60,6 +60,12 @@ class ParseTopologyTest {
     assertThat(rxPps.value()).isEqualTo(1538.24);
     assertThat(rxPps.unit()).isEqualTo("packets/s");
     assertThat(parse.dlq.isEmpty()).isTrue();
+    // the four are one record on metrics, the row; no topic holds them one per value
+    assertThat(parse.metrics.readValuesToList()).singleElement().satisfies(row -> {
+      assertThat(row.name()).isEqualTo("net");
+      assertThat(row.fields()).containsOnlyKeys("rx_pps", "tx_pps", "rx_bps", "tx_bps");
+    });
+    assertThat(parse.driver.producedTopicNames()).containsExactly(TOPICS.metrics());
   }
 
   @Test

@@ -1,14 +1,20 @@
 package io.netpulse.processor.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.DeadLetter;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.event.ToolOutputEvent;
+import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.Json;
+import io.netpulse.processor.MetricsOutput;
 import io.netpulse.processor.TestDrivers;
+import io.netpulse.tools.Parsers;
+import io.netpulse.tools.parse.ParseContext;
 import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -27,14 +33,18 @@ class ToolOutputTopologyTest {
 
   private TopologyTestDriver driver;
   private TestInputTopic<String, byte[]> toolOutput;
-  private TestOutputTopic<String, Sample> samples;
+  /** The samples of the rows on metrics (a tool's figures are one row per instance). */
+  private MetricsOutput.View<Sample> samples;
+  private MetricsOutput.View<WideSample> rows;
   private TestOutputTopic<String, DeadLetter> dlq;
 
   @BeforeEach
   void setUp() {
     driver = TestDrivers.driver(new ToolOutputTopology(TOPICS).build(), "tool-output-test");
     toolOutput = TestDrivers.bytesInput(driver, TOPICS.toolOutput());
-    samples = TestDrivers.jsonOutput(driver, TOPICS.samples(), Sample.class);
+    MetricsOutput metrics = new MetricsOutput(driver, TOPICS.metrics());
+    samples = metrics.samples();
+    rows = metrics.rows();
     dlq = TestDrivers.jsonOutput(driver, TOPICS.dlq(), DeadLetter.class);
   }
 
@@ -54,28 +64,33 @@ class ToolOutputTopologyTest {
 
   @Test
   void netperfCrrOutputBecomesItsTransactionRateKeyedByHost() {
-    send(output("netperf", "netperf -H 198.18.0.2 -t TCP_CRR -l 2 -- -r 64", 0,
-        Recorded.output("netperf/netperf-tcp-crr.txt"), ""));
+    String stdout = Recorded.output("netperf/netperf-tcp-crr.txt");
+    send(output("netperf", "netperf -H 198.18.0.2 -t TCP_CRR -l 2 -- -r 64", 0, stdout, ""));
     List<TestRecord<String, Sample>> out = samples.readRecordsToList();
     Sample rate = out.stream().filter(r -> r.value().metric().equals("trans_per_s")).findFirst().orElseThrow().value();
     assertThat(rate.value()).isEqualTo(10608.61);
     assertThat(rate.host()).isEqualTo("client-a");
     assertThat(rate.run()).isEqualTo("run-1");
     assertThat(rate.source()).isEqualTo("netperf");
+    assertThat(rate.instance()).isEqualTo("p12866");
     assertThat(rate.ts()).isEqualTo(ENDED);
     assertThat(out).allMatch(r -> r.key().equals("client-a"));
+    // every figure the parser reads in the output, none lost or changed on the way
+    List<Sample> parsed = Parsers.forFormat("netperf").parse(stdout.lines().toList(),
+        new ParseContext(ZoneOffset.UTC, ENDED, "TCP_CRR")).samples();
+    assertThat(out).extracting(r -> r.value().metric(), r -> r.value().value(), r -> r.value().unit())
+        .containsExactlyElementsOf(parsed.stream().map(s -> tuple(s.metric(), s.value(), s.unit())).toList());
     assertThat(dlq.isEmpty()).isTrue();
     // the instance's whole-run figures as one record, keyed by host, tagged with the instance
-    List<TestRecord<String, io.netpulse.common.event.WideSample>> wide = TestDrivers.jsonOutput(driver,
-        TOPICS.metrics(), io.netpulse.common.event.WideSample.class).readRecordsToList();
-    assertThat(wide).singleElement().satisfies(r -> {
+    assertThat(rows.readRecordsToList()).singleElement().satisfies(r -> {
       assertThat(r.key()).isEqualTo("client-a");
       assertThat(r.value().name()).isEqualTo("netperf");
       assertThat(r.value().tags()).containsEntry("instance", "p12866").containsEntry("summary", "true")
           .containsEntry("run", "run-1");
-      assertThat(r.value().fields()).containsEntry("trans_per_s", 10608.61).hasSize(out.size());
+      assertThat(r.value().fields()).containsEntry("trans_per_s", 10608.61).hasSize(parsed.size());
       assertThat(r.value().time()).isEqualTo(ENDED);
     });
+    assertThat(driver.producedTopicNames()).as("no samples topic: rows only").containsExactly(TOPICS.metrics());
   }
 
   @Test
@@ -83,7 +98,7 @@ class ToolOutputTopologyTest {
     send(output("netperf", "netperf -P 0 -H 198.18.0.2 -t TCP_RR -l 2 -- -r 1,1", 0,
         Recorded.output("netperf/netperf-tcp-rr-P0.txt"), ""));
     assertThat(samples.readValuesToList()).extracting(Sample::metric, Sample::value)
-        .contains(org.assertj.core.groups.Tuple.tuple("trans_per_s", 44445.24));
+        .contains(tuple("trans_per_s", 44445.24));
     assertThat(ToolOutputTopology.netperfTest("netperf -H x -tUDP_STREAM")).isEqualTo("UDP_STREAM");
   }
 

@@ -51,7 +51,7 @@ class TopicCreationTest {
             new StringSerializer())) {
           for (int r = 0; r < 400; r++) {
             // several batches per partition (16 KiB each), all sent before the first is answered
-            sent.add(producer.send(new ProducerRecord<>(r % 3 == 0 ? topics.runs() : topics.rates(),
+            sent.add(producer.send(new ProducerRecord<>(r % 3 == 0 ? topics.runs() : topics.metrics(),
                 "key" + r % 7, "{\"n\":" + r + ",\"pad\":\"" + "p".repeat(200) + "\"}")));
           }
           producer.flush();

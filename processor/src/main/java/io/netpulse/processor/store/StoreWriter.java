@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.util.function.ToDoubleFunction;
 import io.netpulse.common.Topics;
-import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.event.ResultEvent;
 import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.JsonSerde;
@@ -30,13 +29,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Copies {@code rates}, {@code results} and the {@code net} and {@code netstat} rows of {@code metrics} into the
- * store: a Kafka consumer on its own thread that writes each {@link RateEvent}, {@link ResultEvent} and such
+ * Copies {@code results}, the {@code net} and {@code netstat} rows of {@code metrics} and their 10-s windows on
+ * {@code windows} into the store: a Kafka consumer on its own thread that writes each {@link ResultEvent} and such
  * {@link WideSample} through an {@link InfluxStore} and commits the offsets of a polled batch only once
  * the store has confirmed it (at least once: after a store failure the batch is read again).
  * Records that cannot be read are skipped, counted and logged. The store is the caller's to close.
  */
-public final class RatesToStore implements AutoCloseable {
+public final class StoreWriter implements AutoCloseable {
 
   public static final String GROUP_ID = "netpulse-store";
   public static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
@@ -45,9 +44,8 @@ public final class RatesToStore implements AutoCloseable {
   public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
   public static final int MAX_POLL_RECORDS = 2_000;
 
-  private static final Logger LOG = LoggerFactory.getLogger(RatesToStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StoreWriter.class);
 
-  private final String topic;
   private final String resultsTopic;
   private final String metricsTopic;
   private final String windowsTopic;
@@ -57,9 +55,7 @@ public final class RatesToStore implements AutoCloseable {
   private final AtomicLong storedResults = new AtomicLong();
   private final InfluxStore store;
   private final KafkaConsumer<String, byte[]> consumer;
-  private final JsonSerde<RateEvent> serde = JsonSerde.of(RateEvent.class);
   private final Thread thread;
-  private final AtomicLong storedRates = new AtomicLong();
   private final AtomicLong badRecords = new AtomicLong();
   private final AtomicLong retriedBatches = new AtomicLong();
   private volatile boolean running = true;
@@ -67,8 +63,7 @@ public final class RatesToStore implements AutoCloseable {
   /** null until the store answered once and its tables were made to keep one point per series and time */
   private StoreTables.Kind storeKind;
 
-  public RatesToStore(KafkaConnection kafka, Topics topics, InfluxStore store) {
-    this.topic = topics.rates();
+  public StoreWriter(KafkaConnection kafka, Topics topics, InfluxStore store) {
     this.resultsTopic = topics.results();
     this.metricsTopic = topics.metrics();
     this.windowsTopic = topics.windows();
@@ -78,7 +73,7 @@ public final class RatesToStore implements AutoCloseable {
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, GROUP_ID + "-" + ProcessHandle.current().pid());
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"); // committed after the store confirms
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"); // a new group stores all history kept
-    // The processor writes rates in exactly-once transactions: skip aborted ones.
+    // The processor writes in exactly-once transactions: skip aborted ones.
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
     // A writer that died with its processor (SIGKILL) is out of the group within 10 s, not 45 s: until then the
@@ -86,23 +81,18 @@ public final class RatesToStore implements AutoCloseable {
     props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
     props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 2_000);
     this.consumer = new KafkaConsumer<>(kafka.clientProperties(props), new StringDeserializer(), new ByteArrayDeserializer());
-    this.thread = new Thread(this::run, "netpulse-rates-to-store");
+    this.thread = new Thread(this::run, "netpulse-store-writer");
     this.thread.setDaemon(true);
   }
 
   public synchronized void start() {
     if (closed) {
-      throw new IllegalStateException("RatesToStore is closed");
+      throw new IllegalStateException("StoreWriter is closed");
     }
     if (thread.getState() == Thread.State.NEW) {
-      consumer.subscribe(List.of(topic, resultsTopic, metricsTopic, windowsTopic));
+      consumer.subscribe(List.of(resultsTopic, metricsTopic, windowsTopic));
       thread.start();
     }
-  }
-
-  /** Rates the store confirmed and whose offsets were committed. */
-  public long storedRates() {
-    return storedRates.get();
   }
 
   /** Results the store confirmed and whose offsets were committed. */
@@ -118,24 +108,24 @@ public final class RatesToStore implements AutoCloseable {
     return storedMetrics.get();
   }
 
-  /** Records on the rates or results topic that could not be read, skipped. */
+  /** Records on the topics it reads that could not be read, skipped. */
   public long badRecords() {
     return badRecords.get();
   }
 
   /**
    * The writer's meters: what it stored, could not store or read, and its consumer's own metrics (records-lag-max:
-   * how far the store is behind the rates and results topics), bound with Micrometer's {@code KafkaClientMetrics}.
+   * how far the store is behind the topics it reads), bound with Micrometer's {@code KafkaClientMetrics}.
    * The counters read this writer live (Micrometer holds it weakly: it must stay referenced while served).
    */
   public List<MeterBinder> meters() {
     MeterBinder counters = registry -> {
-      counter(registry, "netpulse.store.rates", "Rates the store confirmed (offsets committed).", w -> w.storedRates());
       counter(registry, "netpulse.store.results", "Results the store confirmed (offsets committed).",
           w -> w.storedResults());
-      counter(registry, "netpulse.store.metrics", "net and netstat rows the store confirmed (offsets committed).",
+      counter(registry, "netpulse.store.metrics",
+          "net and netstat rows and their 10-s windows the store confirmed (offsets committed).",
           w -> w.storedMetrics());
-      counter(registry, "netpulse.store.bad.records", "Rates or results that could not be read, skipped.",
+      counter(registry, "netpulse.store.bad.records", "Records that could not be read, skipped.",
           w -> w.badRecords());
       counter(registry, "netpulse.store.retried.batches",
           "Polled batches read again because the store did not confirm them.", w -> w.retriedBatches());
@@ -147,7 +137,7 @@ public final class RatesToStore implements AutoCloseable {
     return List.of(counters, new KafkaClientMetrics(consumer)); // the latter to be closed with the registry
   }
 
-  private void counter(MeterRegistry registry, String name, String help, ToDoubleFunction<RatesToStore> value) {
+  private void counter(MeterRegistry registry, String name, String help, ToDoubleFunction<StoreWriter> value) {
     FunctionCounter.builder(name, this, value).description(help).register(registry);
   }
 
@@ -189,7 +179,7 @@ public final class RatesToStore implements AutoCloseable {
         } catch (WakeupException e) {
           // close() asked us to stop; the loop condition ends it
         } catch (KafkaException e) {
-          LOG.warn("reading {} failed, retrying in {} ms: {}", topic, RETRY_BACKOFF.toMillis(), e.getMessage());
+          LOG.warn("reading {} failed, retrying in {} ms: {}", List.of(resultsTopic, metricsTopic, windowsTopic), RETRY_BACKOFF.toMillis(), e.getMessage());
           pause();
         }
       }
@@ -215,39 +205,31 @@ public final class RatesToStore implements AutoCloseable {
       pause();
       return;
     }
-    long rates = 0;
     long results = 0;
     long metrics = 0;
     for (ConsumerRecord<String, byte[]> record : records) {
       if (record.topic().equals(metricsTopic) || record.topic().equals(windowsTopic)) {
         WideSample wide = read(record, wideSerde);
-        if (wide != null && StorePoints.isStoredWide(wide.name())) {
+        // a tool's whole-run summary (sar's Average: row) is not a second's value: stored under the same tags, it
+        // would replace the row of the second it was read in
+        if (wide != null && !wide.summaryRow() && StorePoints.isStoredWide(wide.name())) {
           store.write(wide);
           metrics++;
         }
         continue;
       }
-      if (record.topic().equals(resultsTopic)) {
-        ResultEvent result = parseResult(record);
-        if (result != null) {
-          store.write(result);
-          results++;
-        }
-        continue;
-      }
-      RateEvent rate = read(record, serde);
-      if (rate != null) {
-        store.write(rate);
-        rates++;
+      ResultEvent result = parseResult(record);
+      if (result != null) {
+        store.write(result);
+        results++;
       }
     }
     if (store.flush()) {
       consumer.commitSync(nextOffsets);
-      storedRates.addAndGet(rates);
       storedResults.addAndGet(results);
       storedMetrics.addAndGet(metrics);
     } else {
-      // Not confirmed: read the batch again rather than lose it (the store may see some rates twice).
+      // Not confirmed: read the batch again rather than lose it (the store may see some points twice: they overwrite).
       retriedBatches.incrementAndGet();
       firstOffsets.forEach(consumer::seek);
       pause();
