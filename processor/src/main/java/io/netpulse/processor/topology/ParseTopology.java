@@ -55,9 +55,11 @@ public final class ParseTopology {
    *
    * @param samples one per value, keyed by host, timestamped with each sample's own time: in-process only, for the run
    *                values and steady detection (no topic holds them)
-   * @param rows    one per row, as written to {@code metrics}, keyed by host
+   * @param rows    the rows one input record gave (sar's block for one second: a row per interface), as written to
+   *                {@code metrics} one record each, keyed by host: a step with state per host updates it once per
+   *                input record rather than once per row
    */
-  public record Parsed(KStream<String, Sample> samples, KStream<String, WideSample> rows) {}
+  public record Parsed(KStream<String, Sample> samples, KStream<String, List<WideSample>> rows) {}
 
   /** Adds the parse step to {@code builder}. */
   public Parsed build(StreamsBuilder builder) {
@@ -70,9 +72,10 @@ public final class ParseTopology {
         .map((k, o) -> KeyValue.pair(DeadLetter.boundedKey(k), o.deadLetter()), Named.as("dead-letters"))
         .to(topics.dlq(), Produced.with(Serdes.String(), ProcessorSerdes.json(DeadLetter.class)));
 
-    KStream<String, WideSample> rows =
-        outcomes.filter((k, o) -> o.wide() != null, Named.as("parsed-wide")).mapValues(Outcome::wide, Named.as("wide"));
-    rows.to(topics.metrics(), Produced.with(Serdes.String(), ProcessorSerdes.json(WideSample.class)));
+    KStream<String, List<WideSample>> rows =
+        outcomes.filter((k, o) -> o.rows() != null, Named.as("parsed-wide")).mapValues(Outcome::rows, Named.as("wide"));
+    rows.flatMapValues(r -> r, Named.as("row-by-row"))
+        .to(topics.metrics(), Produced.with(Serdes.String(), ProcessorSerdes.json(WideSample.class)));
 
     KStream<String, Sample> samples =
         outcomes.filter((k, o) -> o.sample() != null, Named.as("parsed")).mapValues(Outcome::sample);
@@ -111,14 +114,18 @@ public final class ParseTopology {
       List<Outcome> outcomes = parse(record.key(), record.value(), origin, procNetDev, procStat, linesRead);
       List<Sample> parsed = new ArrayList<>(outcomes.size());
       for (Outcome o : outcomes) {
-        context.forward(record.withValue(o));
         if (o.sample() != null) {
           parsed.add(o.sample());
         }
+        // samples go on only to the run values, which take those of a run: a fleet's go no further than the rows
+        if (o.deadLetter() != null || (o.sample() != null && o.sample().run() != null)) {
+          context.forward(record.withValue(o));
+        }
       }
       // the record's rows, each with all its values: a block of sar's second gives one record per interface
-      for (WideSample w : WideSample.group(parsed, Sources::measurementOf)) {
-        context.forward(record.withValue(Outcome.of(w)));
+      List<WideSample> rows = WideSample.group(parsed, Sources::measurementOf);
+      if (!rows.isEmpty()) {
+        context.forward(record.withValue(Outcome.of(rows)));
       }
     }
   }
@@ -196,8 +203,10 @@ public final class ParseTopology {
     return nl < 0 ? s : s.substring(0, nl);
   }
 
-  /** A sample, a row's wide record, a tool figure or a dead letter: one parse step, several destinations. */
-  record Outcome(Sample sample, DeadLetter deadLetter, ToolFigure figure, WideSample wide) {
+  /**
+   * A sample, the rows of one input record, a tool figure or a dead letter: one parse step, several destinations.
+   */
+  record Outcome(Sample sample, DeadLetter deadLetter, ToolFigure figure, List<WideSample> rows) {
 
     Outcome(Sample sample, DeadLetter deadLetter) {
       this(sample, deadLetter, null, null);
@@ -207,8 +216,8 @@ public final class ParseTopology {
       return new Outcome(null, null, figure, null);
     }
 
-    static Outcome of(WideSample wide) {
-      return new Outcome(null, null, null, wide);
+    static Outcome of(List<WideSample> rows) {
+      return new Outcome(null, null, null, rows);
     }
   }
 }

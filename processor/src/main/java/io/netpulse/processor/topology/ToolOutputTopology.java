@@ -62,8 +62,9 @@ public final class ToolOutputTopology {
     KStream<String, ToolFigure> figures = outcomes
         .filter((k, o) -> o.figure() != null, Named.as("tool-output-parsed"))
         .mapValues(ParseTopology.Outcome::figure, Named.as("tool-figures"));
-    outcomes.filter((k, o) -> o.wide() != null, Named.as("tool-output-wide"))
-        .map((run, o) -> KeyValue.pair(o.wide().tags().get("host"), o.wide()), Named.as("tool-wide-by-host"))
+    outcomes.filter((k, o) -> o.rows() != null, Named.as("tool-output-wide"))
+        .flatMap((run, o) -> o.rows().stream().map(w -> KeyValue.pair(w.tags().get("host"), w)).toList(),
+            Named.as("tool-wide-by-host"))
         .to(topics.metrics(), Produced.with(Serdes.String(), ProcessorSerdes.json(WideSample.class))
             .withName("tool-metrics"));
     return figures;
@@ -120,7 +121,10 @@ public final class ToolOutputTopology {
           new ToolFigure(out.run(), out.test(), out.repetition(), out.instance(), placed)));
       figures.add(placed.instance() == null ? placed.withInstance(out.instance()) : placed); // one record per instance
     }
-    WideSample.group(figures, Sources::measurementOf).forEach(w -> outcomes.add(ParseTopology.Outcome.of(w)));
+    List<WideSample> rows = WideSample.group(figures, Sources::measurementOf);
+    if (!rows.isEmpty()) {
+      outcomes.add(ParseTopology.Outcome.of(rows));
+    }
     for (ParseError error : result.errors()) {
       outcomes.add(dead(origin, key, raw, where + ": " + error.describe()));
     }

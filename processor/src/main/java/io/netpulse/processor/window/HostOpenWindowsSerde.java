@@ -5,6 +5,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.common.errors.SerializationException;
@@ -15,8 +16,9 @@ import org.apache.kafka.common.serialization.Serializer;
 /**
  * Binary form of a host's open windows for the window store and its changelog: written on every row the host sends
  * (the store's cache keeps only the last one per commit), so JSON would cost more than the windows themselves. Layout:
- * version byte; host; time, closed-before, idle-since; the windows, each its name, tags, start, row count and fields
- * (name, unit, sum, min, max, count). Strings are modified UTF-8 ({@link DataOutputStream#writeUTF}), null as a flag.
+ * version byte; host; time, closed-before, idle-since; the windows, each its name, tags, field names and units, start,
+ * row count, and each field's sum, min, max and count. Strings are modified UTF-8 ({@link DataOutputStream#writeUTF}), null as a flag.
+ * A window's bytes are kept with it until a row changes it (see {@link OpenWindow#encoded}).
  */
 final class HostOpenWindowsSerde implements Serde<HostOpenWindows>, Serializer<HostOpenWindows>,
     Deserializer<HostOpenWindows> {
@@ -39,7 +41,7 @@ final class HostOpenWindowsSerde implements Serde<HostOpenWindows>, Serializer<H
       out.writeInt(windows);
       for (Map<String, OpenWindow> byScope : h.open.values()) {
         for (OpenWindow w : byScope.values()) {
-          write(out, w);
+          out.write(encoded(w));
         }
       }
     } catch (IOException e) {
@@ -48,28 +50,41 @@ final class HostOpenWindowsSerde implements Serde<HostOpenWindows>, Serializer<H
     return bytes.toByteArray();
   }
 
-  private static void write(DataOutputStream out, OpenWindow w) throws IOException {
-    out.writeUTF(w.name);
-    out.writeInt(w.tags.size());
-    for (Map.Entry<String, String> t : w.tags.entrySet()) {
-      out.writeUTF(t.getKey());
-      out.writeUTF(t.getValue());
+  /**
+   * The window's bytes, encoded again only if a row changed it since; its name, tags and field names (most of the
+   * bytes) only when a field first appears.
+   */
+  private static byte[] encoded(OpenWindow w) throws IOException {
+    if (w.encoded != null) {
+      return w.encoded;
     }
-    out.writeLong(w.startMs);
-    out.writeLong(w.rows);
-    out.writeInt(w.fields.size());
-    for (Map.Entry<String, OpenWindow.FieldStats> f : w.fields.entrySet()) {
-      OpenWindow.FieldStats s = f.getValue();
-      out.writeUTF(f.getKey());
-      out.writeBoolean(s.unit != null);
-      if (s.unit != null) {
-        out.writeUTF(s.unit);
+    if (w.header == null) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+      try (DataOutputStream out = new DataOutputStream(bytes)) {
+        out.writeUTF(w.name);
+        out.writeInt(w.tags.size());
+        for (Map.Entry<String, String> t : w.tags.entrySet()) {
+          out.writeUTF(t.getKey());
+          out.writeUTF(t.getValue());
+        }
+        out.writeInt(w.fields.size());
+        for (Map.Entry<String, OpenWindow.FieldStats> f : w.fields.entrySet()) {
+          out.writeUTF(f.getKey());
+          out.writeBoolean(f.getValue().unit != null);
+          if (f.getValue().unit != null) {
+            out.writeUTF(f.getValue().unit);
+          }
+        }
       }
-      out.writeDouble(s.sum);
-      out.writeDouble(s.min);
-      out.writeDouble(s.max);
-      out.writeLong(s.count);
+      w.header = bytes.toByteArray();
     }
+    ByteBuffer out = ByteBuffer.allocate(w.header.length + 16 + 32 * w.fields.size()).put(w.header)
+        .putLong(w.startMs).putLong(w.rows);
+    for (OpenWindow.FieldStats f : w.fields.values()) {
+      out.putDouble(f.sum).putDouble(f.min).putDouble(f.max).putLong(f.count);
+    }
+    w.encoded = out.array();
+    return w.encoded;
   }
 
   @Override
@@ -106,16 +121,21 @@ final class HostOpenWindowsSerde implements Serde<HostOpenWindows>, Serializer<H
     for (int t = in.readInt(); t > 0; t--) {
       tags.put(in.readUTF(), in.readUTF());
     }
+    java.util.List<String> names = new java.util.ArrayList<>();
+    java.util.List<String> units = new java.util.ArrayList<>();
+    for (int f = in.readInt(); f > 0; f--) {
+      names.add(in.readUTF());
+      units.add(in.readBoolean() ? in.readUTF() : null);
+    }
     OpenWindow w = new OpenWindow(name, java.util.Collections.unmodifiableMap(tags), in.readLong());
     w.rows = in.readLong();
-    for (int f = in.readInt(); f > 0; f--) {
-      String field = in.readUTF();
-      OpenWindow.FieldStats s = new OpenWindow.FieldStats(in.readBoolean() ? in.readUTF() : null);
+    for (int f = 0; f < names.size(); f++) {
+      OpenWindow.FieldStats s = new OpenWindow.FieldStats(units.get(f));
       s.sum = in.readDouble();
       s.min = in.readDouble();
       s.max = in.readDouble();
       s.count = in.readLong();
-      w.fields.put(field, s);
+      w.fields.put(names.get(f), s);
     }
     return w;
   }

@@ -16,6 +16,13 @@ final class OpenWindow {
   final long startMs;
   long rows;
   final Map<String, FieldStats> fields = new LinkedHashMap<>();
+  /**
+   * This window in the store's binary form, kept until a row changes it: a host's value is written on every input
+   * record, and most of its windows (other scopes' earlier windows) have not changed since the last time.
+   */
+  byte[] encoded;
+  /** Its name, tags, field names and units in that form: they change only when a field first appears. */
+  byte[] header;
 
   /** One field's aggregates; its unit is the rows'. */
   static final class FieldStats {
@@ -54,10 +61,17 @@ final class OpenWindow {
 
   /** Takes a row's finite values; a field a row lacks (or gives as NaN) is averaged over the rows that have it. */
   void add(WideSample row) {
+    encoded = null;
     rows++;
     row.fields().forEach((field, value) -> {
       if (value != null && Double.isFinite(value)) {
-        fields.computeIfAbsent(field, f -> new FieldStats(row.units().get(f))).add(value);
+        FieldStats stats = fields.get(field);
+        if (stats == null) {
+          stats = new FieldStats(row.units().get(field));
+          fields.put(field, stats);
+          header = null;
+        }
+        stats.add(value);
       }
     });
   }

@@ -18,13 +18,14 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * Per-second rows (keyed by host) → 10-s tumbling windows per host and scope, each emitted once, when it closes: when
+ * Per-second rows (keyed by host, the rows of one input record together) → 10-s tumbling windows per host and scope, each emitted once, when it closes: when
  * the host's own time (the newest row time it sent) passes the window's end plus the grace. A row for a closed window
  * is dropped. Windows close by each host's time, not the partition's, so a host whose rows arrive behind others' (a
  * collector's backlog after an outage) still gets whole windows.
  *
- * <p>State: one value per host ({@link HostOpenWindows}: every scope's open windows), written on each row into a
- * cached, changelogged store, so the changelog gets one record per host per commit. A window is removed from the
+ * <p>State: one value per host ({@link HostOpenWindows}: every scope's open windows), written once per input record
+ * (sar's block for one second: all its interfaces' rows; writing it per row was a third of the processor's CPU) into
+ * a cached, changelogged store, so the changelog gets one record per host per commit. A window is removed from the
  * state in the same transaction as the record that emits it, so after a restart or failover the restored windows are
  * exactly those not yet emitted: each window goes out once, whole.
  *
@@ -32,7 +33,7 @@ import org.apache.kafka.streams.state.Stores;
  * open windows go out with what they hold, and its state keeps them closed, so that rows it sends later (a collector's
  * backlog) never open a window a second time. That state is dropped after {@link #FORGOTTEN_KEPT}.
  */
-final class TenSecondWindowProcessor implements Processor<String, WideSample, String, WideSample> {
+final class TenSecondWindowProcessor implements Processor<String, List<WideSample>, String, WideSample> {
 
   static final String STORE = "ten-second-windows";
   /** Long, so that a collector's backlog after a short outage still completes a host's windows. */
@@ -74,20 +75,32 @@ final class TenSecondWindowProcessor implements Processor<String, WideSample, St
   }
 
   @Override
-  public void process(Record<String, WideSample> record) {
-    WideSample row = record.value();
-    if (row == null || row.summaryRow() || row.tags().get("host") == null) {
-      return; // a tool's whole-run summary is not a second's value
+  public void process(Record<String, List<WideSample>> record) {
+    if (record.value() == null) {
+      return;
     }
-    String name = row.tags().get("host");
-    HostOpenWindows h = hosts.computeIfAbsent(name, HostOpenWindows::new);
-    lastRowWallMs.put(name, context.currentSystemTimeMs());
-    h.idleSinceMs = 0;
-    h.timeMs = Math.max(h.timeMs, row.time());
-    // Windows this row closes go out with it, in the same transaction as the state without them.
-    emit(h.host, h.takeClosed(graceMs));
-    h.add(row, graceMs);
-    store.put(name, h);
+    HostOpenWindows changed = null;
+    for (WideSample row : record.value()) {
+      if (row == null || row.summaryRow() || row.tags().get("host") == null) {
+        continue; // a tool's whole-run summary is not a second's value
+      }
+      String name = row.tags().get("host");
+      HostOpenWindows h = changed != null && changed.host.equals(name) ? changed
+          : hosts.computeIfAbsent(name, HostOpenWindows::new);
+      if (changed != null && h != changed) {
+        store.put(changed.host, changed); // rows of another host in the same record: not from a collector
+      }
+      changed = h;
+      lastRowWallMs.put(name, context.currentSystemTimeMs());
+      h.idleSinceMs = 0;
+      h.timeMs = Math.max(h.timeMs, row.time());
+      // Windows this row closes go out with it, in the same transaction as the state without them.
+      emit(h.host, h.takeClosed(graceMs));
+      h.add(row, graceMs);
+    }
+    if (changed != null) {
+      store.put(changed.host, changed);
+    }
   }
 
   private void emit(String host, List<OpenWindow> windows) {

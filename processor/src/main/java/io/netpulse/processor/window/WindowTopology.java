@@ -41,15 +41,16 @@ public final class WindowTopology {
   public Topology build() {
     StreamsBuilder builder = new StreamsBuilder();
     build(builder.stream(topics.metrics(),
-        Consumed.with(Serdes.String(), ProcessorSerdes.json(WideSample.class)).withName("metrics")));
+        Consumed.with(Serdes.String(), ProcessorSerdes.json(WideSample.class)).withName("metrics"))
+        .mapValues(row -> java.util.List.of(row), Named.as("one-row")));
     return builder.build();
   }
 
-  /** Adds the windows over an existing stream of rows keyed by host. */
-  public void build(KStream<String, WideSample> rows) {
-    ProcessorSupplier<String, WideSample, String, WideSample> windows = new ProcessorSupplier<>() {
+  /** Adds the windows over an existing stream of rows keyed by host, those of one input record together. */
+  public void build(KStream<String, java.util.List<WideSample>> rows) {
+    ProcessorSupplier<String, java.util.List<WideSample>, String, WideSample> windows = new ProcessorSupplier<>() {
       @Override
-      public Processor<String, WideSample, String, WideSample> get() {
+      public Processor<String, java.util.List<WideSample>, String, WideSample> get() {
         return new TenSecondWindowProcessor(grace);
       }
 

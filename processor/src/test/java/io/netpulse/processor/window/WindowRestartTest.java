@@ -45,6 +45,31 @@ class WindowRestartTest {
     }
   }
 
+  @Test
+  void aRestartAfterAnyRecordOfSeveralRowsGivesEachWindowOfAnUninterruptedRunOnce() {
+    // as the parse step sends them: the rows of one input record (a host's second: its interfaces) together
+    List<List<WideSample>> records = new ArrayList<>();
+    for (WideSample row : rows(new Random(9), 45)) {
+      List<WideSample> last = records.isEmpty() ? null : records.get(records.size() - 1);
+      if (last != null && last.get(0).tags().get("host").equals(row.tags().get("host"))
+          && last.get(0).time() == row.time()) {
+        last.add(row);
+      } else {
+        records.add(new ArrayList<>(List.of(row)));
+      }
+    }
+    assertThat(records).anyMatch(r -> r.size() > 1);
+    List<WideSample> uninterrupted = new Instance(List.of()).runRecords(records, 0, records.size()).closeAll().emitted;
+    for (int commitAt = 1; commitAt < records.size(); commitAt++) {
+      Instance first = new Instance(List.of()).runRecords(records, 0, commitAt);
+      Instance second = new Instance(first.snapshot()).runRecords(records, commitAt, records.size()).closeAll();
+      List<WideSample> seen = new ArrayList<>(first.emitted);
+      seen.addAll(second.emitted);
+      assertThat(seen).as("windows after a restart at record %d", commitAt)
+          .containsExactlyInAnyOrderElementsOf(uninterrupted);
+    }
+  }
+
   /**
    * Two hosts, each with two interfaces and a TCP table a second; the second host 15 s behind the first (a backlog),
    * and every fifth second one row 3 s late (within the grace) and one 20 s late (its window closed).
@@ -85,7 +110,16 @@ class WindowRestartTest {
     Instance run(List<WideSample> rows, int from, int to) {
       for (int i = from; i < to; i++) {
         WideSample row = rows.get(i);
-        processor.process(new Record<>(row.tags().get("host"), row, row.time()));
+        processor.process(new Record<>(row.tags().get("host"), List.of(row), row.time()));
+        collect();
+      }
+      return this;
+    }
+
+    Instance runRecords(List<List<WideSample>> records, int from, int to) {
+      for (int i = from; i < to; i++) {
+        List<WideSample> rows = records.get(i);
+        processor.process(new Record<>(rows.get(0).tags().get("host"), rows, rows.get(0).time()));
         collect();
       }
       return this;
