@@ -325,15 +325,22 @@ final class PipelineChecks implements AutoCloseable {
 
   private Map<RateKey, List<RateValue>> storeRows(Map<RateKey, RateValue> reference) throws IOException {
     Map<RateKey, List<RateValue>> out = new HashMap<>();
+    // ss -s rows carry the ms their output was read, and a sampler running late can print two in one second: a key
+    // (its second) keeps the latest row, and only rows of the very same time count as one written twice
+    Map<RateKey, Long> timeOf = new HashMap<>();
     for (String table : SECOND_TABLES) {
-      for (Map<String, Object> row : sql.query("SELECT * FROM " + table)) {
+      for (Map<String, Object> row : sql.query("SELECT * FROM " + table + " ORDER BY timestamp")) {
         long time = Instant.parse((String) row.get("timestamp")).toEpochMilli();
-        long second = time - Math.floorMod(time, 1_000L); // ss -s rows carry the ms their output was read
+        long second = time - Math.floorMod(time, 1_000L);
         row.forEach((column, v) -> {
           if (!NOT_FIELDS.contains(column) && v instanceof Number n) {
             RateKey key = new RateKey((String) row.get("host"), (String) row.get("interface"), column, "1s", second);
-            out.computeIfAbsent(key, k -> new ArrayList<>()).add(new RateValue(n.doubleValue(), n.doubleValue(),
-                n.doubleValue(), 1, unitOf(reference, key)));
+            RateValue value = new RateValue(n.doubleValue(), n.doubleValue(), n.doubleValue(), 1, unitOf(reference, key));
+            Long before = timeOf.put(key, time);
+            if (before != null && before != time) {
+              out.remove(key); // an earlier output of the same second: the latest is the second's value
+            }
+            out.computeIfAbsent(key, k -> new ArrayList<>()).add(value);
           }
         });
       }
