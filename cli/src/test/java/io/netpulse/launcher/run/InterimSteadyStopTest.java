@@ -44,10 +44,11 @@ class InterimSteadyStopTest {
   /**
    * The fixed run is 6 s: a TCP_CRR instance whose SYN the full queue at the cap drops waits out its 1-s
    * retransmission (one interim line of 326 against 600 connections/s), which the fixed mean keeps and a steady window
-   * does not (steady 1,243 against fixed 1,083 once in CI, 13 %). A sum over the wrong instances or windows is off by
-   * a factor, not by that.
+   * does not (steady 1,243 against fixed 1,083 once in CI, 13 %; steady 961 against fixed 1,253 in another, 23 %,
+   * with the measurement phase's other JVMs on the same two cores). A sum over the wrong instances or windows is off
+   * by a factor (2 streams: 50 % or 100 %), not by that; the value itself is checked to 3 % against the lines by hand.
    */
-  private static final double AGREE_PERCENT = 20;
+  private static final double AGREE_PERCENT = 35;
   /** Planned duration of the steady runs: what a repetition would take without the early stop. */
   private static final int DURATION_S = 90;
   private static final Pattern INTERIM =

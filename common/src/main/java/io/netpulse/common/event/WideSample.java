@@ -36,21 +36,31 @@ public record WideSample(int schema, String name, Map<String, String> tags, Map<
 
   /**
    * The samples grouped by what they describe (measurement, tags, time), in the order each group first appears: the
-   * four values of a sar row become one record. A metric that appears twice in one group keeps its last value.
+   * four values of a sar row become one record. A metric that comes again for the same identity starts another
+   * record: two outputs stamped with the same millisecond (a stalled sampler's, read in one go) stay two rows, so
+   * that a window counts both rather than losing the first.
    *
    * @param measurementOf the measurement of a source's samples (the catalog's {@code Sources.measurementOf})
    */
   public static List<WideSample> group(List<Sample> samples, Function<String, String> measurementOf) {
     // Keyed by the samples' own identity fields: the tag map is built once per group, not once per value.
-    Map<Identity, Builder> groups = new LinkedHashMap<>();
+    Map<Identity, Builder> open = new LinkedHashMap<>();
+    List<Builder> groups = new ArrayList<>();
     for (Sample s : samples) {
-      groups.computeIfAbsent(Identity.of(s), k -> new Builder(s)).add(s);
+      Identity id = Identity.of(s);
+      Builder b = open.get(id);
+      if (b == null || b.fields.containsKey(s.metric())) {
+        b = new Builder(s, id);
+        open.put(id, b);
+        groups.add(b);
+      }
+      b.add(s);
     }
     List<WideSample> out = new ArrayList<>(groups.size());
-    groups.forEach((k, b) -> {
+    for (Builder b : groups) {
       String name = measurementOf.apply(b.first.source());
-      out.add(new WideSample(SCHEMA, name, tagsOf(b.first, name), b.fields, b.units, k.ts()));
-    });
+      out.add(new WideSample(SCHEMA, name, tagsOf(b.first, name), b.fields, b.units, b.id.ts()));
+    }
     return out;
   }
 
@@ -99,11 +109,13 @@ public record WideSample(int schema, String name, Map<String, String> tags, Map<
 
   private static final class Builder {
     final Sample first;
+    final Identity id;
     final Map<String, Double> fields = new LinkedHashMap<>();
     final Map<String, String> units = new LinkedHashMap<>();
 
-    Builder(Sample first) {
+    Builder(Sample first, Identity id) {
       this.first = first;
+      this.id = id;
     }
 
     void add(Sample s) {

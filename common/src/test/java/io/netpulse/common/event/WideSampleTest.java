@@ -41,6 +41,20 @@ class WideSampleTest {
   }
 
   @Test
+  void twoOutputsStampedWithTheSameMillisecondStayTwoRows() {
+    // a stalled `ss -s` loop prints two outputs at once and the collector reads them in the same millisecond
+    List<Sample> both = List.of(
+        Sample.of("tcp_estab", 220, "connections", null, T).withOrigin("sut", null, "ss-summary"),
+        Sample.of("tcp_closed", 4105, "connections", null, T).withOrigin("sut", null, "ss-summary"),
+        Sample.of("tcp_estab", 222, "connections", null, T).withOrigin("sut", null, "ss-summary"),
+        Sample.of("tcp_closed", 22203, "connections", null, T).withOrigin("sut", null, "ss-summary"));
+    List<WideSample> rows = WideSample.group(both, Sources::measurementOf);
+    assertThat(rows).extracting(WideSample::fields).containsExactly(
+        Map.of("tcp_estab", 220.0, "tcp_closed", 4105.0), Map.of("tcp_estab", 222.0, "tcp_closed", 22203.0));
+    assertThat(rows.stream().flatMap(w -> w.samples().stream()).toList()).containsExactlyElementsOf(both);
+  }
+
+  @Test
   void sourcesAreNamedLikeTelegrafsMeasurementsAndTagsOnlyWhatTheSampleHas() {
     Sample estab = Sample.of("tcp_estab", 16_378, "connections", null, T).withOrigin("sut", null, "ss-summary");
     Sample cpu = Sample.of("cpu_busy_pct", 41.5, "%", "cpu1", T).withOrigin("peer", null, "proc-stat");

@@ -32,17 +32,9 @@ class WindowRestartTest {
 
   @Test
   void aRestartAfterAnyRowGivesEachWindowOfAnUninterruptedRunOnce() {
-    List<WideSample> rows = rows(new Random(7), 45);
-    List<WideSample> uninterrupted = new Instance(List.of()).run(rows, 0, rows.size()).closeAll().emitted;
+    List<List<WideSample>> records = rows(new Random(7), 45).stream().map(List::of).toList();
+    List<WideSample> uninterrupted = assertEveryRestartGivesTheWindowsOfAnUninterruptedRun(records);
     assertThat(uninterrupted).as("two hosts, two interfaces, five windows each").hasSize(20);
-    for (int commitAt = 1; commitAt < rows.size(); commitAt++) {
-      Instance first = new Instance(List.of()).run(rows, 0, commitAt);
-      Instance second = new Instance(first.snapshot()).run(rows, commitAt, rows.size()).closeAll();
-      List<WideSample> seen = new ArrayList<>(first.emitted);
-      seen.addAll(second.emitted);
-      assertThat(seen).as("windows after a restart at row %d", commitAt)
-          .containsExactlyInAnyOrderElementsOf(uninterrupted);
-    }
   }
 
   @Test
@@ -59,15 +51,21 @@ class WindowRestartTest {
       }
     }
     assertThat(records).anyMatch(r -> r.size() > 1);
-    List<WideSample> uninterrupted = new Instance(List.of()).runRecords(records, 0, records.size()).closeAll().emitted;
+    assertEveryRestartGivesTheWindowsOfAnUninterruptedRun(records);
+  }
+
+  /** A restart after each record in turn; returns the uninterrupted run's windows. */
+  private static List<WideSample> assertEveryRestartGivesTheWindowsOfAnUninterruptedRun(List<List<WideSample>> records) {
+    List<WideSample> uninterrupted = new Instance(List.of()).run(records, 0, records.size()).closeAll().emitted;
     for (int commitAt = 1; commitAt < records.size(); commitAt++) {
-      Instance first = new Instance(List.of()).runRecords(records, 0, commitAt);
-      Instance second = new Instance(first.snapshot()).runRecords(records, commitAt, records.size()).closeAll();
+      Instance first = new Instance(List.of()).run(records, 0, commitAt);
+      Instance second = new Instance(first.snapshot()).run(records, commitAt, records.size()).closeAll();
       List<WideSample> seen = new ArrayList<>(first.emitted);
       seen.addAll(second.emitted);
       assertThat(seen).as("windows after a restart at record %d", commitAt)
           .containsExactlyInAnyOrderElementsOf(uninterrupted);
     }
+    return uninterrupted;
   }
 
   /**
@@ -107,16 +105,7 @@ class WindowRestartTest {
       processor.init(context);
     }
 
-    Instance run(List<WideSample> rows, int from, int to) {
-      for (int i = from; i < to; i++) {
-        WideSample row = rows.get(i);
-        processor.process(new Record<>(row.tags().get("host"), List.of(row), row.time()));
-        collect();
-      }
-      return this;
-    }
-
-    Instance runRecords(List<List<WideSample>> records, int from, int to) {
+    Instance run(List<List<WideSample>> records, int from, int to) {
       for (int i = from; i < to; i++) {
         List<WideSample> rows = records.get(i);
         processor.process(new Record<>(rows.get(0).tags().get("host"), rows, rows.get(0).time()));
