@@ -104,7 +104,7 @@ final class DashboardState {
     if (row.summaryRow()) {
       return;
     }
-    String iface = row.tags().getOrDefault("interface", row.tags().get("cpu"));
+    String iface = row.iface();
     row.fields().forEach((metric, value) -> {
       RateEvent rate = new RateEvent(RateEvent.SCHEMA, host, iface, metric, row.units().get(metric), SECOND,
           row.time(), row.time() + 1_000, value, value, value, 1);

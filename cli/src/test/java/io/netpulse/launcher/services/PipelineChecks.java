@@ -191,7 +191,7 @@ final class PipelineChecks implements AutoCloseable {
       return out;
     }
     String host = row.tags().get("host");
-    String iface = row.tags().getOrDefault("interface", row.tags().get("cpu"));
+    String iface = row.iface();
     if (row.name().endsWith("_10s")) {
       long count = Math.round(row.fields().getOrDefault("count", Double.NaN));
       row.fields().forEach((field, mean) -> {

@@ -69,9 +69,14 @@ public record WideSample(int schema, String name, Map<String, String> tags, Map<
     return "true".equals(tags.get("summary"));
   }
 
+  /** The scope within the host its values are of, as samples name it: the interface, or the CPU of a cpu row. */
+  public String iface() {
+    return tags.getOrDefault("interface", tags.get("cpu"));
+  }
+
   /** Back to one {@link Sample} per field, as the parser gave them. */
   public List<Sample> samples() {
-    String iface = tags.getOrDefault("interface", tags.get("cpu"));
+    String iface = iface();
     List<Sample> out = new ArrayList<>(fields.size());
     fields.forEach((metric, value) -> out.add(new Sample(Sample.SCHEMA, metric, value, units.get(metric),
         tags.get("host"), iface, time, tags.get("run"), tags.get("source"), summaryRow(),

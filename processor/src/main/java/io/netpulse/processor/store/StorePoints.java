@@ -37,7 +37,7 @@ public final class StorePoints {
   /** The wide measurements the store keeps, Telegraf's names: interface counters and the TCP table. */
   public static final java.util.Set<String> WIDE_MEASUREMENTS = java.util.Set.of(Sources.NET, Sources.NETSTAT);
   /** Their 10-s windows ({@code windows}): {@code net_10s}, {@code netstat_10s}. */
-  public static final String WINDOW_SUFFIX = "_10s";
+  public static final String WINDOW_SUFFIX = io.netpulse.processor.window.WindowTopology.NAME_SUFFIX;
 
   /** Whether a wide record of this name is stored: a {@link #WIDE_MEASUREMENTS} row or its window. */
   public static boolean isStoredWide(String name) {

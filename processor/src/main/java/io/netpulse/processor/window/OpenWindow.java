@@ -9,7 +9,7 @@ import java.util.Map;
 final class OpenWindow {
 
   /** A window's record is its rows' measurement with this suffix: {@code net} → {@code net_10s}. */
-  static final String SUFFIX = "_10s";
+  static final String SUFFIX = WindowTopology.NAME_SUFFIX;
 
   final String name;
   final Map<String, String> tags;

@@ -85,8 +85,7 @@ final class TenSecondWindowProcessor implements Processor<String, List<WideSampl
         continue; // a tool's whole-run summary is not a second's value
       }
       String name = row.tags().get("host");
-      HostOpenWindows h = changed != null && changed.host.equals(name) ? changed
-          : hosts.computeIfAbsent(name, HostOpenWindows::new);
+      HostOpenWindows h = hosts.computeIfAbsent(name, HostOpenWindows::new);
       if (changed != null && h != changed) {
         store.put(changed.host, changed); // rows of another host in the same record: not from a collector
       }

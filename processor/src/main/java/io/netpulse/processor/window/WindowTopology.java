@@ -22,6 +22,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
  */
 public final class WindowTopology {
 
+  /** A window record's name: its rows' measurement with this suffix ({@code net_10s}). */
+  public static final String NAME_SUFFIX = "_10s";
   /** Per-second samplers print each row up to a second late; allow a few seconds of disorder. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(5);
 
