@@ -72,6 +72,34 @@ public final class LinkCap implements AutoCloseable {
         return new LinkCap(hosts.network(), host, host.iface(), checked(rate), List.of()).apply();
     }
 
+    /**
+     * Caps what the SUT and the peer send, both at {@code rate}, as one cap: for tests that check what a run does, not
+     * what it measures. An uncapped flood between namespace hosts keeps a core busy for as long as it runs (a 64-byte
+     * UDP sender, a TCP stream over veth); through the cap a sender waits on its full queue instead, and the tests beside
+     * it keep the cores (CI's default phase is CPU-bound: docs/testing.md).
+     */
+    public static Both sendersOf(TestHosts hosts, String rate) {
+        LinkCap sut = outOf(hosts, hosts.sut(), rate);
+        try {
+            return new Both(sut, outOf(hosts, hosts.peer(), rate));
+        } catch (RuntimeException e) {
+            sut.close();
+            throw e;
+        }
+    }
+
+    /** Two caps removed together. */
+    public record Both(LinkCap first, LinkCap second) implements AutoCloseable {
+        @Override
+        public void close() {
+            try {
+                first.close();
+            } finally {
+                second.close();
+            }
+        }
+    }
+
     private static String checked(String rate) {
         if (!RATE.matcher(rate).matches()) {
             throw new IllegalArgumentException("tbf rate must be a number and kbit, mbit or gbit, got '" + rate + "'");

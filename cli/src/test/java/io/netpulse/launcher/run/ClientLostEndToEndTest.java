@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.event.RunEvent;
+import io.netpulse.testkit.LinkCap;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,15 +40,20 @@ class ClientLostEndToEndTest {
         stop: fixed
         warmup: 2s""", "{ type: rx_bandwidth, streams: 2, duration: " + DURATION_S + "s }");
     String[] args = SharedPipeline.get().runArgs();
-    CompletableFuture<RunEndToEndTest.Run> run = CompletableFuture.supplyAsync(() -> RunEndToEndTest.run(plan, args));
-    HOSTS.awaitRunning(HOSTS.peer(), "netperf", Duration.ofSeconds(60));
-    List<ProcessHandle> senders = HOSTS.running(HOSTS.peer(), "netperf");
-    assertThat(senders).as("netperf senders on the peer").isNotEmpty();
-    Thread.sleep(KILL_AFTER.toMillis());
-    long killedAt = System.currentTimeMillis();
-    assertThat(senders.get(0).destroyForcibly()).isTrue();
-
-    RunEndToEndTest.Run r = run.get();
+    long killedAt;
+    RunEndToEndTest.Run r;
+    // where the window ends, not the streams' figures: capped (RunEndToEndTest.SENDERS_CAP)
+    try (LinkCap.Both cap = LinkCap.sendersOf(HOSTS, RunEndToEndTest.SENDERS_CAP)) {
+      CompletableFuture<RunEndToEndTest.Run> run =
+          CompletableFuture.supplyAsync(() -> RunEndToEndTest.run(plan, args));
+      HOSTS.awaitRunning(HOSTS.peer(), "netperf", Duration.ofSeconds(60));
+      List<ProcessHandle> senders = HOSTS.running(HOSTS.peer(), "netperf");
+      assertThat(senders).as("netperf senders on the peer").isNotEmpty();
+      Thread.sleep(KILL_AFTER.toMillis());
+      killedAt = System.currentTimeMillis();
+      assertThat(senders.get(0).destroyForcibly()).isTrue();
+      r = run.get();
+    }
     assertThat(r.exit()).as(r.stderr()).isZero();
     assertThat(r.stderr()).contains("the measuring window ends where it stopped loading the hosts");
     // the progress line's live rate: the SUT's sar rows on netpulse.metrics

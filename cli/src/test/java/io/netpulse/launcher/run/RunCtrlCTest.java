@@ -10,6 +10,7 @@ import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.json.JsonSerde;
 import io.netpulse.cli.Main;
+import io.netpulse.testkit.LinkCap;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +46,8 @@ class RunCtrlCTest {
         "{ type: latency, name: never-reached, duration: 2s, ping_count: 2 }");
     Path stderr = dir.resolve("stderr.txt");
     Path data = dir.resolve("data");
+    // what Ctrl-C leaves, not the streams' figures: capped (RunEndToEndTest.SENDERS_CAP)
+    LinkCap.Both cap = LinkCap.sendersOf(HOSTS, RunEndToEndTest.SENDERS_CAP);
     // the default, embedded pipeline: its broker goes down with the child, its data stays in --data-dir
     Process child = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
         Main.class.getName(),
@@ -67,6 +70,7 @@ class RunCtrlCTest {
       if (child.isAlive()) {
         child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
+      cap.close();
     }
     System.err.println(Files.readString(stderr));
     // the hook stops every group before the JVM ends; only the reaping of the killed ones may lag a little

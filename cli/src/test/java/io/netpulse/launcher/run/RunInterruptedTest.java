@@ -16,6 +16,7 @@ import io.netpulse.common.json.JsonSerde;
 import io.netpulse.cli.Main;
 import io.netpulse.processor.store.InfluxStore;
 import io.netpulse.processor.store.StoreWriter;
+import io.netpulse.testkit.LinkCap;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,10 +61,18 @@ class RunInterruptedTest {
     Path stderr = dir.resolve("stderr.txt");
     Path data = dir.resolve("data");
     Set<String> namespacesBefore = namespaces();
-    Process child = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
+    // what an interrupted run leaves, not its figures: the flood capped (RunEndToEndTest.SENDERS_CAP)
+    LinkCap.Both cap = LinkCap.sendersOf(HOSTS, RunEndToEndTest.SENDERS_CAP);
+    Process child;
+    try {
+      child = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
         Main.class.getName(),
         "run", plan.toString(), "--format=json", "--data-dir=" + data, "--result-timeout=60"))
         .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    } catch (java.io.IOException | RuntimeException e) {
+      cap.close();
+      throw e;
+    }
     List<ProcessHandle> descendants = new ArrayList<>();
     try {
       await("repetition 2 measuring: repetition 1 done, iperf3 and sar running again")
@@ -84,6 +93,7 @@ class RunInterruptedTest {
       if (child.isAlive()) {
         child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
+      cap.close();
     }
     String err = Files.readString(stderr);
     String out = Files.readString(stdout);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.json.Json;
+import io.netpulse.testkit.LinkCap;
 import io.netpulse.testkit.TestHosts;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,12 +47,15 @@ class StopUnreachableTest {
     }, "sshd-killer");
     cut.start();
     RunEndToEndTest.Run r;
+    // what the stop reports, not the stream's figure: capped (RunEndToEndTest.SENDERS_CAP)
+    LinkCap.Both cap = LinkCap.sendersOf(HOSTS, RunEndToEndTest.SENDERS_CAP);
     try {
       r = RunEndToEndTest.run(plan, pipeline.runArgs("--result-timeout=20", "--connect-timeout=3"));
     } finally {
       cut.interrupt();
       cut.join();
       HOSTS.kill(HOSTS.sut(), "sshd"); // its sessions' end has the tools' watchdogs kill them
+      cap.close();
     }
     assertThat(frozen).as("sshd frozen in sut").isNotEmpty();
     assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
