@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
     description = "Write a plan's results as a file: html (self-contained, with per-second and per-repetition "
-        + "charts), md (the result table) or csv, read from the results, runs and rates topics.",
+        + "charts), md (the result table) or csv, read from the results, runs and metrics topics.",
     footer = {"", "Exit codes: 0 written, 2 no results for the plan, bad input or Kafka unreachable."})
 public final class ReportCommand implements Callable<Integer> {
 

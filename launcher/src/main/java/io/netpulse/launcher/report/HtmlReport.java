@@ -105,7 +105,7 @@ final class HtmlReport {
           + ") per repetition, from the start of its measuring phase</figcaption></figure>");
     } else if (s.perSecondMetric() != null) {
       out.println("<p class=\"none\">no 1-s " + ReportText.html(s.perSecondMetric())
-          + " rates found for these repetitions on the rates topic</p>");
+          + " rows found for these repetitions on the metrics topic</p>");
     }
     out.println("<figure><div class=\"chart\" id=\"bars-" + index + "\"></div><figcaption>each repetition's "
         + ReportText.html(s.metric()) + " (" + ReportText.html(s.unit())

@@ -24,8 +24,8 @@ import java.util.Set;
 /**
  * Reads one plan's report off the topics: the latest result per plan/test/metric ({@code results} is
  * compacted, read from its beginning), the lifecycle of the runs those results came from ({@code runs}),
- * each host's CPU use in those runs ({@code cpu}; none from before it existed), then the 1-s rates of the SUT
- * over each repetition's measuring window ({@code rates}, read from just before the earliest window).
+ * each host's CPU use in those runs ({@code cpu}; none from before it existed), then the SUT's 1-s rows over each
+ * repetition's measuring window ({@code metrics}, read from just before the earliest window).
  */
 public final class ReportReader {
 

@@ -5,8 +5,8 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
 /**
- * One window of one series, as a reader of {@code netpulse.rates} keys it (host/iface/metric, window, windowStart) and as
- * the store's rate table keys it (its unit aside, which a series never changes).
+ * One window of one series, as the restart acceptance keys a field of a {@code metrics} row or
+ * {@code windows} window (host/iface/metric, window, windowStart) and as the store's tables key it (its unit aside, which a series never changes).
  *
  * @param iface null for a series that is not per interface (ss -s)
  * @param window {@code 1s} or {@code 10s}
