@@ -1,6 +1,5 @@
 package io.netpulse.common.event;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.json.Json;
 import java.io.IOException;
 import java.util.List;
@@ -19,22 +18,61 @@ public final class LineRecords {
    * @throws IOException when it is not JSON, or a block whose lines or offsets do not add up (the message says which)
    */
   public static List<LineEvent> read(byte[] value) throws IOException {
-    JsonNode node = Json.mapper().readTree(value);
-    if (node == null || !node.isObject()) {
+    // one pass into a shape with both layouts' fields (the processor reads every record: a tree first, then the
+    // record from the tree, was a tenth of its time)
+    if (!startsAsObject(value)) {
       throw new IOException("not a JSON object");
     }
-    if (!node.has("lines")) {
-      return java.util.Collections.singletonList(Json.mapper().treeToValue(node, LineEvent.class));
+    Either r = READER.readValue(value);
+    if (r == null) {
+      throw new IOException("not a JSON object");
     }
-    LineBlock block = Json.mapper().treeToValue(node, LineBlock.class);
-    if (block.lines() == null || block.lines().isEmpty()) {
+    if (!r.hasLines) {
+      return java.util.Collections.singletonList(
+          new LineEvent(r.schema, r.host, r.source, r.run, r.seq, r.ts, r.line, r.instance, r.epoch, r.gapMs));
+    }
+    if (r.lines == null || r.lines.isEmpty()) {
       throw new IOException("a line block without lines");
     }
-    if (block.offsetsMs() != null && block.offsetsMs().size() != block.lines().size()) {
-      throw new IOException("a line block of " + block.lines().size() + " lines with " + block.offsetsMs().size()
-          + " offsets");
+    if (r.offsetsMs != null && r.offsetsMs.size() != r.lines.size()) {
+      throw new IOException("a line block of " + r.lines.size() + " lines with " + r.offsetsMs.size() + " offsets");
     }
-    return block.events();
+    return new LineBlock(r.schema, r.host, r.source, r.run, r.seq, r.ts, r.lines, r.offsetsMs, r.instance, r.epoch,
+        r.gapMs).events();
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectReader READER = Json.mapper().readerFor(Either.class);
+
+  private static boolean startsAsObject(byte[] value) {
+    for (byte b : value) {
+      if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+        return b == '{';
+      }
+    }
+    return false;
+  }
+
+  /** A {@link LineBlock}'s and a {@link LineEvent}'s fields together: which one a record is shows in {@code lines}. */
+  private static final class Either {
+    public int schema;
+    public String host;
+    public String source;
+    public String run;
+    public long seq;
+    public long ts;
+    public String line;
+    public List<String> lines;
+    public List<Integer> offsetsMs;
+    public String instance;
+    public Long epoch;
+    public Long gapMs;
+    boolean hasLines;
+
+    @com.fasterxml.jackson.annotation.JsonSetter("lines")
+    void lines(List<String> lines) {
+      this.lines = lines;
+      this.hasLines = true;
+    }
   }
 
   /** A {@code lines} record's lines, for consumers of the topic; a record that cannot be read is an error. */

@@ -23,6 +23,7 @@ import java.util.function.Function;
  * @param units  each field's unit ("bit/s", "packets/s", ...)
  * @param time   epoch ms the values are for
  */
+@com.fasterxml.jackson.databind.annotation.JsonSerialize(using = WideSampleSerializer.class)
 public record WideSample(int schema, String name, Map<String, String> tags, Map<String, Double> fields,
     Map<String, String> units, long time) {
 

@@ -74,4 +74,27 @@ class WideSampleTest {
     assertThat(json).contains("\"name\":\"net\"", "\"fields\":{\"rx_bps\":1.5E9}");
     assertThat(Json.mapper().readValue(json, WideSample.class)).isEqualTo(w);
   }
+
+  /** Its own serializer writes exactly what Jackson's record serializer would: consumers see the same JSON. */
+  @Test
+  void writtenFieldByFieldItIsTheJsonJacksonGivesTheRecord() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper plain = ((com.fasterxml.jackson.databind.json.JsonMapper) Json.mapper())
+        .rebuild().disable(com.fasterxml.jackson.databind.MapperFeature.USE_ANNOTATIONS).build();
+    java.util.Map<String, Double> odd = new java.util.LinkedHashMap<>();
+    odd.put("tiny", 4.9E-324);
+    odd.put("huge", 1.7976931348623157E308);
+    odd.put("nan", Double.NaN);
+    odd.put("inf", Double.NEGATIVE_INFINITY);
+    odd.put("none", null);
+    odd.put("third", 1 / 3.0);
+    List<WideSample> rows = List.of(
+        WideSample.group(List.of(sar("rx_bps", 1.5e9, "bit/s", "eth0", T), sar("rx_pps", 12.0, "packets/s", "eth0", T),
+            sar("tx_bps", 0.0, "bit/s", "eth0", T)), Sources::measurementOf).get(0),
+        new WideSample(1, null, Map.of("host", "h", "summary", "true"), odd, Map.of("tiny", "x"), -1L),
+        new WideSample(1, "netstat", Map.of(), Map.of(), Map.of(), 0L));
+    for (WideSample w : rows) {
+      assertThat(Json.text(w)).isEqualTo(plain.writeValueAsString(w));
+    }
+    assertThat(Json.mapper().readValue(Json.bytes(rows.get(0)), WideSample.class)).isEqualTo(rows.get(0));
+  }
 }
