@@ -25,7 +25,7 @@ final class HostOpenWindows {
   /** Wall clock when the host was found idle; 0 while it sends. */
   long idleSinceMs;
   /** Open windows by start, then by scope. */
-  final TreeMap<Long, Map<String, OpenWindow>> open = new TreeMap<>();
+  final TreeMap<Long, Map<OpenWindow.Scope, OpenWindow>> open = new TreeMap<>();
 
   HostOpenWindows(String host) {
     this.host = host;
@@ -46,7 +46,7 @@ final class HostOpenWindows {
       return false;
     }
     open.computeIfAbsent(start, s -> new LinkedHashMap<>())
-        .computeIfAbsent(OpenWindow.scope(row.name(), row.tags()), k -> new OpenWindow(row.name(), row.tags(), start)).add(row);
+        .computeIfAbsent(new OpenWindow.Scope(row.name(), row.tags()), k -> new OpenWindow(row.name(), row.tags(), start)).add(row);
     return true;
   }
 

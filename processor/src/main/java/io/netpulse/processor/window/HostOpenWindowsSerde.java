@@ -39,7 +39,7 @@ final class HostOpenWindowsSerde implements Serde<HostOpenWindows>, Serializer<H
       out.writeLong(h.idleSinceMs);
       int windows = h.open.values().stream().mapToInt(Map::size).sum();
       out.writeInt(windows);
-      for (Map<String, OpenWindow> byScope : h.open.values()) {
+      for (Map<OpenWindow.Scope, OpenWindow> byScope : h.open.values()) {
         for (OpenWindow w : byScope.values()) {
           out.write(encoded(w));
         }

@@ -44,13 +44,14 @@ final class OpenWindow {
     }
   }
 
-  /** What a window is of, within its host: the measurement and every tag (interface, run, source, ...). */
-  static String scope(String name, Map<String, String> tags) {
-    return name + tags;
-  }
+  /**
+   * What a window is of, within its host: the measurement and every tag (interface, run, source, ...). A record, not
+   * a string of both: it is looked up for every row, and printing the tags each time cost more than the window's sums.
+   */
+  record Scope(String name, Map<String, String> tags) {}
 
-  String scope() {
-    return scope(name, tags);
+  Scope scope() {
+    return new Scope(name, tags);
   }
 
   OpenWindow(String name, Map<String, String> tags, long startMs) {
