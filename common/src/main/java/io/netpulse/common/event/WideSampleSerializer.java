@@ -43,33 +43,29 @@ final class WideSampleSerializer extends StdSerializer<WideSample> {
     gen.writeStartObject(w);
     gen.writeNumberField("schema", w.schema());
     gen.writeStringField("name", w.name());
-    gen.writeObjectFieldStart("tags");
-    for (Map.Entry<String, String> e : w.tags().entrySet()) {
-      gen.writeFieldName(encoded(e.getKey()));
-      gen.writeString(e.getValue());
-    }
-    gen.writeEndObject();
-    gen.writeObjectFieldStart("fields");
-    for (Map.Entry<String, Double> e : w.fields().entrySet()) {
-      gen.writeFieldName(encoded(e.getKey()));
-      if (e.getValue() == null) {
-        gen.writeNull();
-      } else {
-        gen.writeNumber(e.getValue());
-      }
-    }
-    gen.writeEndObject();
-    gen.writeObjectFieldStart("units");
-    for (Map.Entry<String, String> e : w.units().entrySet()) {
-      gen.writeFieldName(encoded(e.getKey()));
-      if (e.getValue() == null) {
-        gen.writeNull();
-      } else {
-        gen.writeString(encoded(e.getValue()));
-      }
-    }
-    gen.writeEndObject();
+    writeObject(gen, "tags", w.tags(), (g, v) -> g.writeString(v));
+    writeObject(gen, "fields", w.fields(), (g, v) -> g.writeNumber(v.doubleValue()));
+    writeObject(gen, "units", w.units(), (g, v) -> g.writeString(encoded(v)));
     gen.writeNumberField("time", w.time());
     gen.writeEndObject();
+  }
+
+  /** One of the maps as a JSON object; a null value as null. */
+  private static <V> void writeObject(JsonGenerator gen, String name, Map<String, V> map, ValueWriter<V> value)
+      throws IOException {
+    gen.writeObjectFieldStart(name);
+    for (Map.Entry<String, V> e : map.entrySet()) {
+      gen.writeFieldName(encoded(e.getKey()));
+      if (e.getValue() == null) {
+        gen.writeNull();
+      } else {
+        value.write(gen, e.getValue());
+      }
+    }
+    gen.writeEndObject();
+  }
+
+  private interface ValueWriter<V> {
+    void write(JsonGenerator gen, V value) throws IOException;
   }
 }
