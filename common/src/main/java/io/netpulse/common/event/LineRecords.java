@@ -43,8 +43,11 @@ public final class LineRecords {
 
   private static final com.fasterxml.jackson.databind.ObjectReader READER = Json.mapper().readerFor(Either.class);
 
+  /** Whether the first byte past whitespace (and a UTF-8 byte order mark, which Jackson skips too) opens an object. */
   private static boolean startsAsObject(byte[] value) {
-    for (byte b : value) {
+    int from = value.length >= 3 && value[0] == (byte) 0xEF && value[1] == (byte) 0xBB && value[2] == (byte) 0xBF ? 3 : 0;
+    for (int i = from; i < value.length; i++) {
+      byte b = value[i];
       if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
         return b == '{';
       }

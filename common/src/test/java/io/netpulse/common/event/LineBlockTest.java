@@ -68,4 +68,26 @@ class LineBlockTest {
     assertThatThrownBy(() -> LineRecords.read("[1]".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(IOException.class).hasMessage("not a JSON object");
   }
+
+  /** Read in one pass (not a tree first): either layout, whatever whitespace or byte order mark precedes it. */
+  @Test
+  void eitherLayoutReadsAndWhatIsNeitherSaysWhy() throws Exception {
+    byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    String one = " \n{\"schema\":1,\"host\":\"h\",\"source\":\"sar-dev\",\"seq\":7,\"ts\":5,\"line\":\"x\"}";
+    byte[] withBom = new byte[bom.length + one.length()];
+    System.arraycopy(bom, 0, withBom, 0, bom.length);
+    System.arraycopy(one.getBytes(StandardCharsets.UTF_8), 0, withBom, bom.length, one.length());
+    assertThat(LineRecords.read(withBom))
+        .containsExactly(new LineEvent(1, "h", "sar-dev", null, 7, 5, "x", null, null, null));
+    assertThat(LineRecords.read(("{\"schema\":2,\"host\":\"h\",\"source\":\"s\",\"run\":\"r\",\"seq\":3,\"ts\":10,"
+        + "\"lines\":[\"a\",\"b\"],\"offsetsMs\":[0,4],\"gapMs\":900}").getBytes(StandardCharsets.UTF_8)))
+        .containsExactly(new LineEvent(1, "h", "s", "r", 3, 10, "a", null, null, 900L),
+            new LineEvent(1, "h", "s", "r", 4, 14, "b", null, null, null));
+    assertThatThrownBy(() -> LineRecords.read("null".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IOException.class).hasMessage("not a JSON object");
+    assertThatThrownBy(() -> LineRecords.read("{\"lines\":null}".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IOException.class).hasMessage("a line block without lines");
+    assertThatThrownBy(() -> LineRecords.read("{\"lines\":[\"a\"".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IOException.class);
+  }
 }
