@@ -111,7 +111,14 @@ public final class ParseTopology {
     @Override
     public void process(FixedKeyRecord<String, byte[]> record) {
       Origin origin = Origin.of(context.recordMetadata(), topics.lines());
-      List<Outcome> outcomes = parse(record.key(), record.value(), origin, procNetDev, procStat, linesRead);
+      List<Outcome> outcomes;
+      try {
+        outcomes = parse(record.key(), record.value(), origin, procNetDev, procStat, linesRead);
+      } finally {
+        // the readings its lines changed, written once for the record (the state goes with the record's outputs)
+        procNetDev.recordDone();
+        procStat.recordDone();
+      }
       List<Sample> parsed = new ArrayList<>(outcomes.size());
       for (Outcome o : outcomes) {
         if (o.sample() != null) {

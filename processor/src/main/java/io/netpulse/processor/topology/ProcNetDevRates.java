@@ -1,16 +1,13 @@
 package io.netpulse.processor.topology;
 
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.json.JsonSerde;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
 import io.netpulse.tools.proc.ProcNetDevParser;
 import io.netpulse.tools.proc.ProcNetDevParser.Counters;
 import io.netpulse.tools.proc.ProcNetDevParser.Row;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Rates from streamed {@code /proc/net/dev} rows (the sampler of hosts without sysstat): a row holds cumulative
@@ -21,21 +18,42 @@ import org.apache.kafka.streams.state.Stores;
  */
 final class ProcNetDevRates {
 
-  static final String STORE = "proc-net-dev-counters";
+  /** Each host's interfaces' last counters ({@link HostReadings}); it was {@code proc-net-dev-counters}, per interface. */
+  static final String STORE = "proc-net-dev-readings";
   static final long MAX_GAP_MS = 5_000;
 
   /** An interface's last counters and when its line was read. */
   record Reading(long ts, Counters counters) {}
 
-  private final KeyValueStore<String, Reading> store;
+  static final HostReadings.Codec<Reading> CODEC = new HostReadings.Codec<>() {
+    @Override
+    public void write(java.io.DataOutputStream out, Reading r) throws java.io.IOException {
+      out.writeLong(r.ts());
+      out.writeDouble(r.counters().rxBytes());
+      out.writeDouble(r.counters().rxPackets());
+      out.writeDouble(r.counters().txBytes());
+      out.writeDouble(r.counters().txPackets());
+    }
 
-  ProcNetDevRates(KeyValueStore<String, Reading> store) {
-    this.store = store;
+    @Override
+    public Reading read(java.io.DataInputStream in) throws java.io.IOException {
+      return new Reading(in.readLong(), new Counters(in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble()));
+    }
+  };
+
+  private final HostReadings<Reading> readings;
+
+  ProcNetDevRates(KeyValueStore<String, java.util.Map<String, Reading>> store) {
+    this.readings = new HostReadings<>(store);
   }
 
-  static StoreBuilder<KeyValueStore<String, Reading>> storeBuilder() {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),
-        ProcessorSerdes.json(Reading.class));
+  static StoreBuilder<KeyValueStore<String, java.util.Map<String, Reading>>> storeBuilder() {
+    return HostReadings.storeBuilder(STORE, CODEC);
+  }
+
+  /** The record's lines are read: its hosts' counters are written (once per host and record). */
+  void recordDone() {
+    readings.recordDone();
   }
 
   /** Samples of one streamed line (stamped with the line's time), or why it gives none. */
@@ -47,9 +65,8 @@ final class ProcNetDevRates {
     if (row.counters() == null) {
       return ParseResult.empty();
     }
-    String key = line.host() + "\u0000" + row.iface();
-    Reading before = store.get(key);
-    store.put(key, new Reading(line.ts(), row.counters()));
+    Reading before = readings.get(line.host(), row.iface());
+    readings.put(line.host(), row.iface(), new Reading(line.ts(), row.counters()));
     if (before == null || line.ts() - before.ts() > MAX_GAP_MS) {
       return ParseResult.empty();
     }

@@ -7,10 +7,8 @@ import io.netpulse.tools.proc.ProcStatParser;
 import io.netpulse.tools.proc.ProcStatParser.Row;
 import io.netpulse.tools.proc.ProcStatParser.Times;
 import java.util.Objects;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * CPU use from streamed {@code /proc/stat} CPU lines (the launcher's CPU sampler, and the collector's {@code proc-stat}
@@ -21,21 +19,49 @@ import org.apache.kafka.streams.state.Stores;
  */
 final class ProcStatCpu {
 
-  static final String STORE = "proc-stat-ticks";
+  /** Each host's CPUs' last ticks ({@link HostReadings}); it was {@code proc-stat-ticks}, per CPU. */
+  static final String STORE = "proc-stat-readings";
   static final long MAX_GAP_MS = 5_000;
 
   /** A CPU's last ticks, when its line was read, and under which run. */
   record Reading(long ts, String run, Times times) {}
 
-  private final KeyValueStore<String, Reading> store;
+  static final HostReadings.Codec<Reading> CODEC = new HostReadings.Codec<>() {
+    @Override
+    public void write(java.io.DataOutputStream out, Reading r) throws java.io.IOException {
+      out.writeLong(r.ts());
+      out.writeBoolean(r.run() != null);
+      if (r.run() != null) {
+        out.writeUTF(r.run());
+      }
+      Times t = r.times();
+      for (long v : new long[] {t.user(), t.nice(), t.system(), t.idle(), t.iowait(), t.irq(), t.softirq(), t.steal()}) {
+        out.writeLong(v);
+      }
+    }
 
-  ProcStatCpu(KeyValueStore<String, Reading> store) {
-    this.store = store;
+    @Override
+    public Reading read(java.io.DataInputStream in) throws java.io.IOException {
+      long ts = in.readLong();
+      String run = in.readBoolean() ? in.readUTF() : null;
+      return new Reading(ts, run, new Times(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(),
+          in.readLong(), in.readLong(), in.readLong()));
+    }
+  };
+
+  private final HostReadings<Reading> readings;
+
+  ProcStatCpu(KeyValueStore<String, java.util.Map<String, Reading>> store) {
+    this.readings = new HostReadings<>(store);
   }
 
-  static StoreBuilder<KeyValueStore<String, Reading>> storeBuilder() {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),
-        ProcessorSerdes.json(Reading.class));
+  static StoreBuilder<KeyValueStore<String, java.util.Map<String, Reading>>> storeBuilder() {
+    return HostReadings.storeBuilder(STORE, CODEC);
+  }
+
+  /** The record's lines are read: its hosts' ticks are written (once per host and record). */
+  void recordDone() {
+    readings.recordDone();
   }
 
   /** Samples of one streamed line (stamped with the line's time), or why it gives none. */
@@ -47,12 +73,11 @@ final class ProcStatCpu {
     if (row.times() == null) {
       return ParseResult.empty();
     }
-    String key = line.host() + "\u0000" + row.cpu();
-    Reading before = store.get(key);
+    Reading before = readings.get(line.host(), row.cpu());
     if (before != null && line.ts() < before.ts() && Objects.equals(before.run(), line.run())) {
       return ParseResult.error(new ParseError(0, row.cpu(), "read earlier than the line before it: no use"));
     }
-    store.put(key, new Reading(line.ts(), line.run(), row.times()));
+    readings.put(line.host(), row.cpu(), new Reading(line.ts(), line.run(), row.times()));
     if (before == null || line.ts() - before.ts() > MAX_GAP_MS || !Objects.equals(before.run(), line.run())) {
       return ParseResult.empty();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.DeadLetter;
+import io.netpulse.common.event.LineBlock;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.common.event.Sample;
 import io.netpulse.common.json.Json;
@@ -96,6 +97,58 @@ class ProcNetDevStreamTest {
     assertThat(dead.error()).contains("proc-net-dev").contains("npp-a").contains("went down");
     send("a", 12_000, rows.get(2)); // and the next row has a rate again, against the new baseline
     assertThat(parse.samples.readRecordsToList()).hasSize(4).allMatch(r -> r.value().value() >= 0);
+  }
+
+  /**
+   * A snapshot as the collector sends it, one record of all its lines, gives the same rates as its lines one by one,
+   * and its host's counters go to the changelog once for the record (one value per host, binary), not once per row.
+   */
+  @Test
+  void aSnapshotInOneRecordGivesTheSameRatesWithOneChangelogRecord() throws Exception {
+    List<List<String>> snapshots = new java.util.ArrayList<>();
+    List<Long> times = new java.util.ArrayList<>();
+    for (String line : fixture()) {
+      if (line.startsWith("# ")) {
+        times.add(Long.parseLong(line.substring(2).strip()));
+        snapshots.add(new java.util.ArrayList<>());
+      } else if (!snapshots.isEmpty()) {
+        snapshots.get(snapshots.size() - 1).add(line);
+      }
+    }
+    for (int i = 0; i < snapshots.size(); i++) {
+      for (String line : snapshots.get(i)) {
+        send("one-by-one", times.get(i), line);
+      }
+    }
+    List<Sample> oneByOne = parse.samples.readRecordsToList().stream().map(TestRecord::value).toList();
+    var changelog = parse.driver.createOutputTopic("proc-net-dev-test-" + ProcNetDevRates.STORE + "-changelog",
+        new org.apache.kafka.common.serialization.StringDeserializer(),
+        HostReadings.serde(ProcNetDevRates.CODEC).deserializer());
+    int rowsSent = (int) snapshots.stream().flatMap(List::stream).filter(l -> l.contains(":")).count();
+    assertThat(changelog.getQueueSize()).as("one changelog record per row, sent one per record").isEqualTo(rowsSent);
+    changelog.readRecordsToList();
+
+    for (int i = 0; i < snapshots.size(); i++) {
+      List<LineEvent> events = new java.util.ArrayList<>();
+      for (String line : snapshots.get(i)) {
+        events.add(LineEvent.of("blocks", "proc-net-dev", null, seq++, times.get(i), line));
+      }
+      parse.lines.pipeInput("blocks", Json.bytes(LineBlock.of(events)), times.get(i));
+    }
+    List<Sample> blocks = parse.samples.readRecordsToList().stream().map(TestRecord::value).toList();
+    assertThat(blocks).isNotEmpty().hasSameSizeAs(oneByOne);
+    for (int i = 0; i < blocks.size(); i++) {
+      assertThat(blocks.get(i).withOrigin("one-by-one", null, "proc-net-dev")).isEqualTo(oneByOne.get(i));
+    }
+    var written = changelog.readRecordsToList();
+    assertThat(written).as("one changelog record per snapshot").hasSize(snapshots.size());
+    // the last holds every interface of the host's last snapshot, read back from its binary form
+    var last = written.get(written.size() - 1);
+    assertThat(last.key()).isEqualTo("blocks");
+    assertThat(last.value().keySet()).containsExactlyInAnyOrderElementsOf(snapshots.get(snapshots.size() - 1).stream()
+        .filter(l -> l.contains(":")).map(l -> l.substring(0, l.indexOf(':')).strip()).toList());
+    assertThat(last.value().values()).allSatisfy(r -> assertThat(r.ts()).isEqualTo(times.get(times.size() - 1)));
+    assertThat(parse.dlq.isEmpty()).isTrue();
   }
 
   private void send(String host, long ts, String line) {
