@@ -95,6 +95,25 @@ class ProcStatParserTest {
         "line 7: field cpu1: expected at least 4 tick counts (user nice system idle), got 3");
   }
 
+  /** The sampler reads at its start and on each wall-clock second: its first two readings can share a tick. */
+  @Test
+  void readingsWithinOneTickGiveNothingAndNoError() {
+    ParseResult r = PARSER.parse(List.of(
+        "# 1796126130995",
+        "cpu  100 0 50 850 0 0 0 0",
+        "cpu0 100 0 50 850 0 0 0 0",
+        "# 1796126131000",
+        "cpu  100 0 50 850 0 0 0 0",
+        "cpu0 100 0 50 850 0 0 0 0",
+        "# 1796126132000",
+        "cpu  160 0 70 870 0 0 0 0",
+        "cpu0 160 0 70 870 0 0 0 0"), UTC);
+    assertThat(r.errors()).isEmpty();
+    // the second reading (5 ms after the first, same ticks) gives nothing; the third gives the second's use
+    assertThat(at(r.samples(), "cpu_busy_pct", "cpu0")).extracting(Sample::value, Sample::ts)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(80.0, 1_796_126_132_000L));
+  }
+
   @Test
   void aResetGivesAnErrorAndATickStepBackCountsAsNone() {
     ProcStatParser.Times before = new ProcStatParser.Times(1000, 0, 500, 9000, 40, 0, 10, 0);
@@ -105,7 +124,11 @@ class ProcStatParserTest {
     ProcStatParser.Times later = new ProcStatParser.Times(1060, 0, 520, 9020, 39, 0, 10, 0);
     assertThat(ProcStatParser.use("cpu0", before, later, 1, 0).samples()).first()
         .satisfies(s -> assertThat(s.value()).isCloseTo(100.0 * 80 / 100, within(1e-9)));
-    assertThat(ProcStatParser.use("cpu0", before, before, 1, 0).errors()).hasSize(1); // no tick passed
+    // no tick passed: nothing, and no error (readingsWithinOneTickGiveNothingAndNoError)
+    assertThat(ProcStatParser.use("cpu0", before, before, 1, 0)).satisfies(r -> {
+      assertThat(r.errors()).isEmpty();
+      assertThat(r.samples()).isEmpty();
+    });
   }
 
   @Test
