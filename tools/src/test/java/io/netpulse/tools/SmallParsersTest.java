@@ -149,4 +149,25 @@ class SmallParsersTest {
     assertThat(find(u.samples(), "rx_pps", "npp-a")).extracting(Sample::value, Sample::ts).containsExactly(
         org.assertj.core.groups.Tuple.tuple(20.0, REF - 1000), org.assertj.core.groups.Tuple.tuple(20.0, REF));
   }
+
+  /** The sampler's first two readings can be ms apart (it reads at start, then on the second): no rate over them. */
+  @Test
+  void procNetDevSnapshotMillisecondsAfterTheLastIsSkipped() {
+    List<String> timed = lines("proc/proc-net-dev-ns.txt");
+    List<String> withEarly = new java.util.ArrayList<>();
+    int snapshot = 0;
+    for (String l : timed) {
+      if (l.startsWith("# ") && snapshot++ == 1) {
+        // the first snapshot read again 5 ms after it (the same counters, or a few more packets: no matter)
+        long first = Long.parseLong(timed.get(0).substring(2).strip());
+        withEarly.add("# " + (first + 5));
+        withEarly.addAll(timed.subList(1, timed.indexOf(l)));
+      }
+      withEarly.add(l);
+    }
+    ParseResult r = Parsers.forFormat("proc-net-dev").parse(withEarly, CTX);
+    ParseResult plain = parse("proc-net-dev", "proc/proc-net-dev-ns.txt");
+    assertThat(r.errors()).isEmpty();
+    assertThat(r.samples()).isEqualTo(plain.samples());
+  }
 }

@@ -66,6 +66,9 @@ final class ProcNetDevRates {
       return ParseResult.empty();
     }
     Reading before = readings.get(line.host(), row.iface());
+    if (before != null && line.ts() > before.ts() && line.ts() - before.ts() < ProcNetDevParser.MIN_INTERVAL_MS) {
+      return ParseResult.empty(); // the sampler's first two readings, ms apart: the earlier stays the baseline
+    }
     readings.put(line.host(), row.iface(), new Reading(line.ts(), row.counters()));
     if (before == null || line.ts() - before.ts() > MAX_GAP_MS) {
       return ParseResult.empty();

@@ -87,6 +87,26 @@ class ProcNetDevStreamTest {
     assertThat(parse.dlq.isEmpty()).isTrue();
   }
 
+  /**
+   * The sampler reads at its start and then on each wall-clock second: its first two readings can be ms apart. A rate
+   * over those ms, stamped as a second's, would be a spike; the row gives none, and the next is set against the first.
+   */
+  @Test
+  void aReadingMillisecondsAfterTheLastGivesNoRateAndTheNextIsSetAgainstTheEarlierOne() throws Exception {
+    List<String> rows = fixture().stream().filter(l -> l.contains("npp-a:")).toList();
+    send("a", 10_995, rows.get(0));
+    send("a", 11_000, rows.get(1)); // 5 ms later
+    assertThat(parse.samples.isEmpty()).as("no rate over 5 ms").isTrue();
+    send("a", 12_000, rows.get(2));
+    Sample rxBps = parse.samples.readRecordsToList().stream().map(TestRecord::value)
+        .filter(x -> x.metric().equals("rx_bps")).findFirst().orElseThrow();
+    List<String> fixture = fixture();
+    // against the first reading, over its 1.005 s
+    assertThat(rxBps.value()).isCloseTo((counter(fixture, 2, "npp-a") - counter(fixture, 0, "npp-a")) * 8 / 1.005,
+        org.assertj.core.data.Offset.offset(1e-3));
+    assertThat(parse.dlq.isEmpty()).isTrue();
+  }
+
   @Test
   void aCounterThatWentDownIsADeadLetterNotANegativeRate() throws Exception {
     List<String> rows = fixture().stream().filter(l -> l.contains("npp-a:")).toList();
