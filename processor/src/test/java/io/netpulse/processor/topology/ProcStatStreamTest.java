@@ -83,6 +83,20 @@ class ProcStatStreamTest {
     assertThat(parse.dlq.isEmpty()).isTrue();
   }
 
+  /** The sampler's first two readings can be ms apart: the second gives nothing, the third is set against the first. */
+  @Test
+  void aLineMillisecondsAfterTheLastGivesNothingAndTheNextIsSetAgainstTheEarlierOne() throws Exception {
+    List<String> cpu1 = fixture("proc-stat-cpu1-burner.txt").stream().filter(l -> l.startsWith("cpu1 ")).toList();
+    send("a", "run-1", 10_995, cpu1.get(0));
+    send("a", "run-1", 11_000, cpu1.get(0)); // 5 ms later, the same ticks: no dead letter either
+    assertThat(parse.samples.isEmpty()).isTrue();
+    send("a", "run-1", 12_000, cpu1.get(1));
+    // cpu1 ran a busy loop pinned to it: 100 % busy, against the first line
+    assertThat(parse.samples.readValuesToList()).filteredOn(x -> x.metric().equals("cpu_busy_pct"))
+        .extracting(Sample::value, Sample::ts).containsExactly(org.assertj.core.groups.Tuple.tuple(100.0, 12_000L));
+    assertThat(parse.dlq.isEmpty()).isTrue();
+  }
+
   @Test
   void timeThatWentDownIsADeadLetter() throws Exception {
     List<String> all = fixture("proc-stat-cpu1-burner.txt").stream().filter(l -> l.startsWith("cpu ")).toList();

@@ -103,9 +103,12 @@ public final class ProcStatParser implements OutputParser {
     }
     List<Sample> samples = new ArrayList<>();
     List<Snapshot> timed = withTimes(snapshots, context);
+    Snapshot before = timed.isEmpty() ? null : timed.get(0);
     for (int i = 1; i < timed.size(); i++) {
-      Snapshot before = timed.get(i - 1);
       Snapshot now = timed.get(i);
+      if (now.ms() > before.ms() && now.ms() - before.ms() < ProcNetDevParser.MIN_INTERVAL_MS) {
+        continue; // as for /proc/net/dev: a reading ms after the last gives nothing, the earlier stays the baseline
+      }
       for (Map.Entry<String, Times> e : now.cpus().entrySet()) {
         Times then = before.cpus().get(e.getKey());
         if (then != null) {
@@ -114,6 +117,7 @@ public final class ProcStatParser implements OutputParser {
           errors.addAll(r.errors());
         }
       }
+      before = now;
     }
     String test = context.test();
     return new ParseResult(test == null ? samples : samples.stream().map(s -> s.withTest(test)).toList(), errors);

@@ -109,7 +109,7 @@ class ProcStatParserTest {
         "cpu  160 0 70 870 0 0 0 0",
         "cpu0 160 0 70 870 0 0 0 0"), UTC);
     assertThat(r.errors()).isEmpty();
-    // the second reading (5 ms after the first, same ticks) gives nothing; the third gives the second's use
+    // the second reading (5 ms after the first) gives nothing; the third is set against the first
     assertThat(at(r.samples(), "cpu_busy_pct", "cpu0")).extracting(Sample::value, Sample::ts)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(80.0, 1_796_126_132_000L));
   }
