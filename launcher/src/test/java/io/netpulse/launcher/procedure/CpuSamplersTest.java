@@ -77,9 +77,9 @@ class CpuSamplersTest {
     int cpus = (int) text.stream().filter(l -> l.matches("cpu\\d+ .*")).count() / 4;
     // three intervals, all CPUs and each one, three metrics; two when the sampler started less than half a second
     // before a wall-clock second (it reads at its start and then on each second: the second reading only then gives
-    // nothing, ProcNetDevParser.MIN_INTERVAL_MS)
+    // nothing, ProcReadings.MIN_INTERVAL_MS)
     List<Long> times = text.stream().filter(l -> l.startsWith("# ")).map(l -> Long.parseLong(l.substring(2))).toList();
-    int intervals = times.get(1) - times.get(0) < io.netpulse.tools.proc.ProcNetDevParser.MIN_INTERVAL_MS ? 2 : 3;
+    int intervals = times.get(1) - times.get(0) < io.netpulse.tools.proc.ProcReadings.MIN_INTERVAL_MS ? 2 : 3;
     assertThat(r.samples()).as(String.join("\n", text)).hasSize(intervals * (cpus + 1) * 3);
     assertThat(r.samples()).extracting(Sample::iface).contains("all", "cpu0");
     assertThat(r.samples()).allSatisfy(s -> assertThat(s.value()).isBetween(0.0, 100.0));

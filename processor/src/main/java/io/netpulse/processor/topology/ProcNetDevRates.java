@@ -6,6 +6,7 @@ import io.netpulse.tools.parse.ParseResult;
 import io.netpulse.tools.proc.ProcNetDevParser;
 import io.netpulse.tools.proc.ProcNetDevParser.Counters;
 import io.netpulse.tools.proc.ProcNetDevParser.Row;
+import io.netpulse.tools.proc.ProcReadings;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 
@@ -66,7 +67,7 @@ final class ProcNetDevRates {
       return ParseResult.empty();
     }
     Reading before = readings.get(line.host(), row.iface());
-    if (before != null && line.ts() > before.ts() && line.ts() - before.ts() < ProcNetDevParser.MIN_INTERVAL_MS) {
+    if (before != null && ProcReadings.tooSoonAfter(before.ts(), line.ts())) {
       return ParseResult.empty(); // the sampler's first two readings, ms apart: the earlier stays the baseline
     }
     readings.put(line.host(), row.iface(), new Reading(line.ts(), row.counters()));

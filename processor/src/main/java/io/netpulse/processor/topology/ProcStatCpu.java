@@ -3,7 +3,7 @@ package io.netpulse.processor.topology;
 import io.netpulse.common.event.LineEvent;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
-import io.netpulse.tools.proc.ProcNetDevParser;
+import io.netpulse.tools.proc.ProcReadings;
 import io.netpulse.tools.proc.ProcStatParser;
 import io.netpulse.tools.proc.ProcStatParser.Row;
 import io.netpulse.tools.proc.ProcStatParser.Times;
@@ -78,7 +78,7 @@ final class ProcStatCpu {
     if (before != null && line.ts() < before.ts() && Objects.equals(before.run(), line.run())) {
       return ParseResult.error(new ParseError(0, row.cpu(), "read earlier than the line before it: no use"));
     }
-    if (before != null && line.ts() > before.ts() && line.ts() - before.ts() < ProcNetDevParser.MIN_INTERVAL_MS
+    if (before != null && ProcReadings.tooSoonAfter(before.ts(), line.ts())
         && Objects.equals(before.run(), line.run())) {
       return ParseResult.empty(); // the sampler's first two readings, ms apart: the earlier stays the baseline
     }

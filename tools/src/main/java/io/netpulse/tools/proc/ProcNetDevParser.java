@@ -136,19 +136,12 @@ public final class ProcNetDevParser implements OutputParser {
     return out;
   }
 
-  /**
-   * A row is a second's rate: a reading less than this after the one before gives none, and the one before stays the
-   * baseline, so that the next row covers 1–1.5 s. The sampler reads at its start and then on each wall-clock second,
-   * so its first two readings can be milliseconds apart, and a rate over 5 ms stamped as a second's is a spike.
-   */
-  public static final long MIN_INTERVAL_MS = 500;
-
   private static List<Sample> rates(List<Snapshot> snapshots, List<ParseError> errors) {
     List<Sample> samples = new ArrayList<>();
     Map<String, Counters> previous = new HashMap<>();
     long previousMs = 0;
     for (Snapshot s : snapshots) {
-      if (!previous.isEmpty() && s.ms() > previousMs && s.ms() - previousMs < MIN_INTERVAL_MS) {
+      if (!previous.isEmpty() && ProcReadings.tooSoonAfter(previousMs, s.ms())) {
         continue;
       }
       double seconds = (s.ms() - previousMs) / 1000.0;

@@ -106,7 +106,7 @@ public final class ProcStatParser implements OutputParser {
     Snapshot before = timed.isEmpty() ? null : timed.get(0);
     for (int i = 1; i < timed.size(); i++) {
       Snapshot now = timed.get(i);
-      if (now.ms() > before.ms() && now.ms() - before.ms() < ProcNetDevParser.MIN_INTERVAL_MS) {
+      if (ProcReadings.tooSoonAfter(before.ms(), now.ms())) {
         continue; // as for /proc/net/dev: a reading ms after the last gives nothing, the earlier stays the baseline
       }
       for (Map.Entry<String, Times> e : now.cpus().entrySet()) {
