@@ -38,7 +38,7 @@ import java.util.zip.GZIPInputStream;
  *
  * <p>On only where the system property {@value #DIR_PROPERTY} names a directory for the jars and archives (the cli
  * module's surefire configuration sets it): a module whose tests start one or two children would pay the dump (~20
- * CPU-seconds) without getting it back. And only for children with the test JVM's own class path.
+ * CPU-seconds) without getting it back.
  */
 final class ChildClassShare {
 
@@ -61,9 +61,7 @@ final class ChildClassShare {
    */
   static Optional<Shared> of(String classPath) {
     String dirName = System.getProperty(DIR_PROPERTY);
-    // only this JVM's own class path, the one most children get: another (the same entries in another order) would
-    // need a dump of its own, and the test JVMs waiting on it (40 s in CI) cost more than its few children gain
-    if (dirName == null || dirName.isBlank() || !classPath.equals(System.getProperty("java.class.path"))) {
+    if (dirName == null || dirName.isBlank()) {
       return Optional.empty();
     }
     return of(classPath, Path.of(dirName), () -> {
