@@ -27,22 +27,10 @@ public final class ChildJava {
     return command;
   }
 
-  /**
-   * {@link #command()} followed by {@code rest}; where {@code rest} gives a class path ({@code -cp}), with the shared
-   * class archive for it where there is one ({@link ChildClassShare}: its directories then become jars).
-   */
+  /** {@link #command()} followed by {@code rest}. */
   public static List<String> command(String... rest) {
     List<String> command = command();
-    List<String> tail = new ArrayList<>(List.of(rest));
-    int cp = tail.indexOf("-cp");
-    if (cp >= 0 && cp + 1 < tail.size()) {
-      java.util.Optional<ChildClassShare.Shared> shared = ChildClassShare.of(tail.get(cp + 1));
-      if (shared.isPresent()) {
-        tail.set(cp + 1, shared.get().classPath());
-        command.addAll(shared.get().flags());
-      }
-    }
-    command.addAll(tail);
+    command.addAll(List.of(rest));
     return command;
   }
 }

@@ -38,10 +38,13 @@ final class ChildJvm implements AutoCloseable {
    * @param name what it is, for messages ("processor #2")
    */
   static ChildJvm start(String name, Path log, List<String> jvmOptions, String mainClass, List<String> args) {
-    List<String> rest = new ArrayList<>(jvmOptions);
-    rest.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
-    rest.addAll(args);
-    List<String> command = ChildJava.command(rest.toArray(String[]::new));
+    List<String> command = new ArrayList<>();
+    command.addAll(ChildJava.command());
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(mainClass);
+    command.addAll(args);
     try {
       Files.createDirectories(log.getParent());
       long t = System.currentTimeMillis();
