@@ -5,10 +5,13 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,7 +107,7 @@ public final class ProcessLineSource implements AutoCloseable {
         }
         process = launch();
         if (closed.getCount() == 0) { // close() ran while we started it
-          process.destroy();
+          stopTree(process.toHandle(), STOP_GRACE);
           return;
         }
         emitter.counters().restarted();
@@ -156,13 +159,8 @@ public final class ProcessLineSource implements AutoCloseable {
     if (p == null) {
       return;
     }
-    p.descendants().forEach(ProcessHandle::destroy);
-    p.destroy();
     try {
-      if (!p.waitFor(3, TimeUnit.SECONDS)) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
-      }
+      stopTree(p.toHandle(), STOP_GRACE);
       if (supervisor != null) {
         supervisor.join(2000);
       }
@@ -171,5 +169,38 @@ public final class ProcessLineSource implements AutoCloseable {
     } finally {
       mbean.close();
     }
+  }
+
+  /** How long a sampler and what it started get to exit after SIGTERM, and again after SIGKILL. */
+  static final Duration STOP_GRACE = Duration.ofSeconds(3);
+
+  /**
+   * Stops {@code root} and its descendants and returns once all have exited, or {@code grace} after SIGKILL. The
+   * descendants are listed before any signal and awaited too: {@code sar} runs {@code sadc} as its child, and once sar
+   * has exited sadc is re-parented and no longer among its descendants; waiting for sar alone, a demo stopped with
+   * Ctrl-C on a busy machine returned while a child it started still ran.
+   */
+  static void stopTree(ProcessHandle root, Duration grace) throws InterruptedException {
+    List<ProcessHandle> all = new ArrayList<>();
+    all.add(root);
+    root.descendants().forEach(all::add);
+    all.forEach(ProcessHandle::destroy);
+    List<ProcessHandle> left = awaitExit(all, grace);
+    left.forEach(ProcessHandle::destroyForcibly);
+    awaitExit(left, grace);
+  }
+
+  /** Waits until each has exited, at most {@code timeout} in all; returns those still running. */
+  private static List<ProcessHandle> awaitExit(List<ProcessHandle> processes, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (ProcessHandle p : processes) {
+      try {
+        p.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        break; // out of time: the rest are only checked
+      }
+    }
+    return processes.stream().filter(ProcessHandle::isAlive).toList();
   }
 }

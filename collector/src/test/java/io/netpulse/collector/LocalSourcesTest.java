@@ -54,6 +54,25 @@ class LocalSourcesTest {
   }
 
   @Test
+  void closeReturnsOnlyWhenWhatTheSamplerStartedHasExitedToo() throws Exception {
+    RecordingSink sink = new RecordingSink();
+    // as sar and its sadc: a child that outlives its parent's SIGTERM by a second
+    ProcessLineSource source = new ProcessLineSource("h", "sampler", null, List.of("sh", "-c",
+        "sh -c 'trap \"sleep 1; exit 0\" TERM; echo up; while :; do sleep 0.1; done' & wait"), Map.of(), sink,
+        new CollectorMetrics()).start();
+    List<ProcessHandle> started;
+    try {
+      await().atMost(Duration.ofSeconds(5)).until(() -> source.linesRead() == 1);
+      ProcessHandle root = ProcessHandle.of(source.pid()).orElseThrow();
+      started = java.util.stream.Stream.concat(java.util.stream.Stream.of(root), root.descendants()).toList();
+      assertThat(started).hasSizeGreaterThanOrEqualTo(2);
+    } finally {
+      source.close();
+    }
+    assertThat(started).as("started by the sampler and alive after close()").noneMatch(ProcessHandle::isAlive);
+  }
+
+  @Test
   void fileBeingAppendedToIsFollowedLineByLineIncludingAfterTruncation() throws Exception {
     Path file = dir.resolve("iperf3.out");
     Files.writeString(file, "first\nsecond\n");

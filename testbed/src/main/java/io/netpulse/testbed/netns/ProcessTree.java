@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /** Stops processes by PID, descendants included: SIGTERM to all, then SIGKILL to those left after a grace period. */
-final class ProcessTree {
+public final class ProcessTree {
     private ProcessTree() {
     }
 
@@ -46,7 +46,12 @@ final class ProcessTree {
         }
     }
 
-    static boolean isAlive(long pid) {
+    /**
+     * Whether the process still runs. A zombie does not: it has exited and waits to be reaped, by its new parent if
+     * its own has gone, and this machine's init reaps orphans only every 1.5-2 s (a check right after a test's child
+     * exited saw its stopped sampler as alive).
+     */
+    public static boolean isAlive(long pid) {
         return ProcessHandle.of(pid).map(ProcessTree::isAlive).orElse(false);
     }
 
