@@ -80,9 +80,11 @@ class PrecisionStopEndToEndTest {
   }
 
   /**
-   * Issue 17's burst safety on a burstable link: 8 Mbit/s sustained after a credit of 60 MB at up to 24 Mbit/s,
-   * i.e. 30 s at three times the rate for senders that offer more than the peak. With min_measure 40 s (past the
-   * credit, as docs/steady-state.md says to set it on burstable types), the repetition stops precise on the sustained
+   * Issue 17's burst safety on a burstable link: 8 Mbit/s sustained after a credit of 30 MB at up to 24 Mbit/s,
+   * i.e. 15 s at three times the rate for senders that offer more than the peak (half the issue's 30 s, for CI's time:
+   * what is tested is that the credit's seconds are seen and forgotten, which its length does not change). With
+   * min_measure 20 s (past the credit, as docs/steady-state.md says to set it on burstable types), the repetition
+   * stops precise on the sustained
    * rate, judged from after the credit ran out, not on the burst. The sustained rate is the cap's own: tbf counts a
    * 64-byte UDP datagram's whole frame, 64 + 8 + 20 + 14 bytes, so 8 Mbit/s is 9,434 packets/s (as FidelityBedTest's
    * by-hand runs read through it). The credit is on the peer's sending link (see LinkCap.outOfWithCredit for why not
@@ -96,10 +98,10 @@ class PrecisionStopEndToEndTest {
         repetitions: 1
         stop: steady
         warmup: 1s
-        steady: { criterion: precision, precision: 1%, min_measure: 40s }""",
+        steady: { criterion: precision, precision: 1%, min_measure: 20s }""",
         "{ type: rx_pps, tool: iperf3, streams: 2, duration: 150s }");
     RunEndToEndTest.Run run;
-    try (LinkCap cap = LinkCap.outOfWithCredit(HOSTS, HOSTS.peer(), "8mbit", "24mbit", "60mb")) {
+    try (LinkCap cap = LinkCap.outOfWithCredit(HOSTS, HOSTS.peer(), "8mbit", "24mbit", "30mb")) {
       run = RunEndToEndTest.run(plan, SharedPipeline.get().runArgs());
     }
     assertThat(run.exit()).as(run.stderr()).isZero();
@@ -112,7 +114,7 @@ class PrecisionStopEndToEndTest {
         .isCloseTo(sustained, Percentage.withPercentage(2));
     JsonNode rep = r.path("repetitions").get(0);
     long measuredMs = rep.path("measuringEndMs").asLong() - rep.path("measuringStartMs").asLong();
-    assertThat(measuredMs).as("min_measure again after the credit, long before the duration").isBetween(40_000L,
+    assertThat(measuredMs).as("min_measure again after the credit, long before the duration").isBetween(20_000L,
         100_000L);
     RunEndToEndTest.assertNothingLeft(HOSTS);
   }
