@@ -18,8 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
  * iperf3's own receiver total (receiver_bps, the cross-check) agree. Paced ({@code rate}, iperf3's per-stream
  * {@code -b}) so that the warm-up second iperf3's total includes and sar's window leaves out runs at the same rate.
  */
-// not alone (tag "exclusive"): its two figures are of the same traffic, paced well below what veth carries
-@Tag("root")
+// measurement, not root: its two figures are of the same traffic, but iperf3's total spans the run by the receiver's
+// own clock, and in CI's default phase (two cores saturated) it read 281 Mbit/s against sar's 300 over the window: a
+// receiver ~0.3 s late in a 5-s run; alone, 0.03-0.04 % apart. Not "exclusive": paced well below what veth carries.
+@Tag("measurement")
 class Iperf3BandwidthEndToEndTest {
 
   @RegisterExtension static final TestHosts HOSTS = new TestHosts();
