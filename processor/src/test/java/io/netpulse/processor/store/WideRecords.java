@@ -10,12 +10,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Records of {@code metrics} and {@code windows} as the processor writes them, for the store's tests. */
-final class WideRecords {
+public final class WideRecords {
 
   private WideRecords() {}
 
   /** A {@code net} row: one interface's second of sar -n DEV, as the parse step groups it. */
-  static WideSample net(String host, String iface, String run, long ts, double rxPps, double rxBps) {
+  public static WideSample net(String host, String iface, String run, long ts, double rxPps, double rxBps) {
     return WideSample.group(List.of(
         Sample.of("rx_pps", rxPps, Units.PACKETS_PER_S, iface, ts).withOrigin(host, run, Sources.SAR_DEV),
         Sample.of("rx_bps", rxBps, Units.BITS_PER_S, iface, ts).withOrigin(host, run, Sources.SAR_DEV)),
@@ -26,7 +26,7 @@ final class WideRecords {
    * A 10-s window of {@code name} (net_10s, netstat_10s, ...) with one field's mean, min and max and the rows it
    * holds, as the window step writes it; {@code tags} hold host and the scope (interface, run, source).
    */
-  static WideSample window(String name, Map<String, String> tags, String field, String unit, double mean, double min,
+  public static WideSample window(String name, Map<String, String> tags, String field, String unit, double mean, double min,
       double max, int count, long start) {
     Map<String, Double> fields = new LinkedHashMap<>();
     Map<String, String> units = new LinkedHashMap<>();

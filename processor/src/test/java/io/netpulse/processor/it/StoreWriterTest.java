@@ -1,15 +1,18 @@
-package io.netpulse.processor.store;
+package io.netpulse.processor.it;
 
-import io.netpulse.common.catalog.Sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.netpulse.common.Topics;
 import io.netpulse.common.Units;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
-import io.netpulse.testbed.embedded.EmbeddedQuestDb;
+import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.event.WideSample;
 import io.netpulse.common.json.Json;
+import io.netpulse.processor.store.InfluxStore;
+import io.netpulse.processor.store.StoreWriter;
+import io.netpulse.processor.store.WideRecords;
+import io.netpulse.testbed.embedded.EmbeddedKafka;
+import io.netpulse.testbed.embedded.EmbeddedQuestDb;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
