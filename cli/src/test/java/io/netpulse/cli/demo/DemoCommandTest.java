@@ -1,5 +1,6 @@
-package io.netpulse.cli;
+package io.netpulse.cli.demo;
 
+import io.netpulse.cli.Main;
 import io.netpulse.testbed.ChildJava;
 import io.netpulse.testbed.netns.ProcessTree;
 
