@@ -177,8 +177,9 @@ public final class ProcessLineSource implements AutoCloseable {
   /**
    * Stops {@code root} and its descendants and returns once all have exited, or {@code grace} after SIGKILL. The
    * descendants are listed before any signal and awaited too: {@code sar} runs {@code sadc} as its child, and once sar
-   * has exited sadc is re-parented and no longer among its descendants; waiting for sar alone, a demo stopped with
-   * Ctrl-C on a busy machine returned while a child it started still ran.
+   * has exited sadc is re-parented and no longer among its descendants, so waiting for sar alone returned while sadc
+   * could still run (LocalSourcesTest: a child that takes a second over SIGTERM was alive after close()). A descendant
+   * counts as exited once reaped, which its new parent, init, does (on the test machine every 1.5-2 s).
    */
   static void stopTree(ProcessHandle root, Duration grace) throws InterruptedException {
     List<ProcessHandle> all = new ArrayList<>();
