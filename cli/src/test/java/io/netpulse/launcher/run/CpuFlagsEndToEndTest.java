@@ -42,9 +42,10 @@ class CpuFlagsEndToEndTest {
         "{ type: rx_pps, tool: iperf3, streams: 1, rate: 1M, duration: 6s }");
     Process burner = new ProcessBuilder("ip", "netns", "exec", HOSTS.sut().namespace(), "taskset", "-c", "1",
         "sh", "-c", "while :; do :; done").redirectErrorStream(true).start(); // ip and taskset exec: one PID
+    SharedPipeline pipeline = SharedPipeline.get(); // the exclusive JVM's: StartAtScaleTest's too
     RunEndToEndTest.Run run;
     try {
-      run = RunEndToEndTest.run(plan);
+      run = RunEndToEndTest.run(plan, pipeline.runArgs());
     } finally {
       burner.destroyForcibly();
       assertThat(burner.waitFor(10, TimeUnit.SECONDS)).as("busy loop " + burner.pid() + " stopped").isTrue();
@@ -76,7 +77,7 @@ class CpuFlagsEndToEndTest {
       assertThat(sut.path("saturation").asText()).contains("at least 95 % busy");
     }
 
-    String data = "--data-dir=" + dir.resolve("data");
+    String data = "--bootstrap-servers=" + pipeline.bootstrapServers();
     CliRun md = CliRun.of("report", plan.toString(), "--format", "md", data);
     assertThat(md.exit()).as(md.err()).isZero();
     String row = md.out().lines().filter(l -> l.startsWith("| rx_pps | 1 |")).findFirst().orElse("");
