@@ -99,6 +99,16 @@ public final class Catalog {
         .map(Metric::interim).findFirst().orElse(null);
   }
 
+  /**
+   * The metric of the per-reply samples whose mean {@code source}'s printed {@code sourceMetric} is (ping's rtt_ms for
+   * rtt_avg_ms, see {@link Metric#series}), or null.
+   */
+  public static String seriesOf(String source, String sourceMetric) {
+    return TestType.ALL.stream().flatMap(t -> t.metrics().stream())
+        .filter(m -> m.series() != null && m.source().equals(source) && m.sourceMetric().equals(sourceMetric))
+        .map(Metric::series).findFirst().orElse(null);
+  }
+
   private static Map<String, String> figuresOfInterims() {
     Map<String, String> out = new LinkedHashMap<>();
     TestType.ALL.stream().flatMap(t -> t.metrics().stream()).filter(m -> m.interim() != null)

@@ -16,9 +16,12 @@ import io.netpulse.common.Units;
  *                     (udp_stream in seed 002's shape); a type's other runs do without it
  * @param interim      the per-second sample metric the tool prints while it runs, whose mean over the window stands
  *                     for its final figure when the tool is stopped early on steady (null: none)
+ * @param series       the sample metric of the per-reply figures, one a second, whose mean the printed figure is
+ *                     (ping's rtt_ms for rtt_avg_ms), so that the value can say its precision as a sampler's mean
+ *                     does (null: none)
  */
 public record Metric(String metric, String unit, Direction direction, How how, String source, String sourceMetric,
-    boolean whenSutSar, String interim) {
+    boolean whenSutSar, String interim, String series) {
 
   /** A per-second or final figure: made from samplers over time, or from the tools' printed figures. */
   public boolean fromSamples() {
@@ -27,22 +30,28 @@ public record Metric(String metric, String unit, Direction direction, How how, S
 
   /** The same metric made only when the SUT ran sar (see {@link #whenSutSar}). */
   public Metric onlyWhenSutSar() {
-    return new Metric(metric, unit, direction, how, source, sourceMetric, true, interim);
+    return new Metric(metric, unit, direction, how, source, sourceMetric, true, interim, series);
+  }
+
+  /** The same metric, its printed figure the mean of the tool's per-reply {@code seriesMetric} samples. */
+  Metric withSeries(String seriesMetric) {
+    return new Metric(metric, unit, direction, how, source, sourceMetric, whenSutSar, interim, seriesMetric);
   }
 
   /** sar's per-second figure on the SUT (rx_bps, tx_pps, …), averaged over the measuring window. */
   static Metric sarOnSut(String metric, String unit) {
-    return new Metric(metric, unit, Direction.HIGHER_IS_BETTER, How.MEAN_ON_SUT, Sources.SAR_DEV, metric, false, null);
+    return new Metric(metric, unit, Direction.HIGHER_IS_BETTER, How.MEAN_ON_SUT, Sources.SAR_DEV, metric, false, null,
+        null);
   }
 
   /** A figure each tool instance prints, added up over the instances. */
   static Metric summed(String metric, String unit, String source, String sourceMetric, String interim) {
     return new Metric(metric, unit, Direction.HIGHER_IS_BETTER, How.SUM_OVER_INSTANCES, source, sourceMetric, false,
-        interim);
+        interim, null);
   }
 
   /** A latency the tool prints at the end: lower is better. */
   static Metric printedLatency(String metric, String unit, String source) {
-    return new Metric(metric, unit, Direction.LOWER_IS_BETTER, How.AS_PRINTED, source, metric, false, null);
+    return new Metric(metric, unit, Direction.LOWER_IS_BETTER, How.AS_PRINTED, source, metric, false, null, null);
   }
 }

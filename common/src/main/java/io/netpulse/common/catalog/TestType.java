@@ -43,7 +43,8 @@ public record TestType(String yamlName, List<String> ownKeys, Duration duration,
   private static final Metric RX_PPS_SAR = Metric.sarOnSut("rx_pps", Units.PACKETS_PER_S);
   private static final Metric TCP_LAT = Metric.printedLatency("tcp_lat_us", Units.MICROSECONDS, Sources.QPERF);
   private static final Metric UDP_LAT = Metric.printedLatency("udp_lat_us", Units.MICROSECONDS, Sources.QPERF);
-  private static final Metric PING_AVG = Metric.printedLatency("rtt_avg_ms", Units.MILLISECONDS, Sources.PING);
+  private static final Metric PING_AVG =
+      Metric.printedLatency("rtt_avg_ms", Units.MILLISECONDS, Sources.PING).withSeries("rtt_ms");
   private static final Metric SOCKPERF_AVG =
       Metric.printedLatency("avg_latency_us", Units.MICROSECONDS, Sources.SOCKPERF);
   private static final Metric SOCKPERF_P99 = Metric.printedLatency("p99_us", Units.MICROSECONDS, Sources.SOCKPERF);
@@ -113,7 +114,7 @@ public record TestType(String yamlName, List<String> ownKeys, Duration duration,
       .keys("target", "tool", "clients", "port", "port_step", "listeners", "c1000k_dir", "ports_per_listener")
       .numbers("port", 2000).tools("netpulse", "c1000k")
       .metrics(new Metric("tcp_estab", Units.CONNECTIONS, Direction.HIGHER_IS_BETTER, How.MAX_OVER_WINDOW,
-          Sources.SS_SUMMARY, "tcp_estab", false, null))
+          Sources.SS_SUMMARY, "tcp_estab", false, null, null))
       .perSecond("tcp_estab").build();
   /** ≥ 300 × netperf TCP_RR -r 1,1 from the clients, Trans. Rate summed (seed 002), sar's rx_pps alongside. */
   public static final TestType TCP_RR = type("tcp_rr", 20)

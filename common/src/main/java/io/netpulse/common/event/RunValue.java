@@ -23,9 +23,9 @@ package io.netpulse.common.event;
  *                    null when not said (older producers)
  * @param precision   the 95 % confidence half-width of {@code value} as a fraction of it, by batch means over the
  *                    window's per-second samples (autocorrelation allowed for; for a value made of interim lines,
- *                    the window's whole per-second sums over the instances); null when the value is not a mean of at
- *                    least 10 per-second samples (a tool's printed figure, a maximum), or when even 5 batches of
- *                    them were correlated
+ *                    the window's whole per-second sums over the instances; for ping's rtt_avg_ms, its replies, one
+ *                    a second); null when the value is not a mean of at least 10 per-second samples (another tool's
+ *                    printed figure, a maximum), or when even 5 batches of them were correlated
  */
 public record RunValue(
     int schema,

@@ -35,6 +35,11 @@ public final class RepetitionState {
   public String stopReason;
   /** Tool figures: sample metric → instance → value, so a figure delivered twice counts once. */
   public Map<String, Map<String, Double>> figures = new HashMap<>();
+  /**
+   * For printed figures that are the mean of per-reply figures (ping's rtt_avg_ms): sample metric → instance → those
+   * figures in order, for the value's precision; null in states written before it.
+   */
+  public Map<String, Map<String, java.util.List<Double>>> series = new HashMap<>();
 
   /** What picks the result rules: the type when the lifecycle gave one, else the test's name. */
   public String rulesKey() {

@@ -37,7 +37,22 @@ final class RunValueCalculator {
     }
     double total = byInstance.values().stream().mapToDouble(Double::doubleValue).sum();
     double value = sum ? total : total / byInstance.size();
-    return Optional.of(runValue(run, rep, rule, value, null, null, byInstance.size(), null));
+    return Optional.of(runValue(run, rep, rule, value, null, null, byInstance.size(),
+        sum ? null : seriesPrecision(rep, rule, byInstance)));
+  }
+
+  /**
+   * A printed figure's precision where it is the mean of its tool's per-reply figures, one a second (ping's rtt_avg_ms
+   * of its replies): that of their mean, as of a sampler's per-second series. One instance only: an average of
+   * several instances' means is not the mean of one series.
+   */
+  private static Double seriesPrecision(RepetitionState rep, Metric rule, Map<String, Double> byInstance) {
+    if (rule.series() == null || rep.series == null || byInstance.size() != 1) {
+      return null;
+    }
+    List<Double> replies = rep.series.getOrDefault(rule.sourceMetric(), Map.of())
+        .get(byInstance.keySet().iterator().next());
+    return replies == null ? null : precision(replies.stream().mapToDouble(Double::doubleValue).toArray());
   }
 
   /**

@@ -187,6 +187,12 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     RepetitionState rep = state.repetition(f.test(), f.repetition());
     String instance = f.instance() == null ? f.sample().host() : f.instance();
     rep.figures.computeIfAbsent(f.sample().metric(), k -> new java.util.HashMap<>()).put(instance, f.sample().value());
+    if (f.series() != null) {
+      if (rep.series == null) {
+        rep.series = new java.util.HashMap<>();
+      }
+      rep.series.computeIfAbsent(f.sample().metric(), k -> new java.util.HashMap<>()).put(instance, f.series());
+    }
     runs.put(run, state);
     if (rep.counts()) {
       emit(run, rep, Catalog.metricsOfRun(rep.rulesKey(), rep.iface).stream()

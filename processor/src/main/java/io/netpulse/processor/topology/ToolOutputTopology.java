@@ -1,5 +1,6 @@
 package io.netpulse.processor.topology;
 
+import io.netpulse.common.catalog.Catalog;
 import io.netpulse.common.catalog.Sources;
 import io.netpulse.common.Topics;
 import io.netpulse.common.event.DeadLetter;
@@ -117,8 +118,8 @@ public final class ToolOutputTopology {
             placed.iface(), reference, placed.run(), placed.source(), placed.summary(), placed.test(),
             placed.instance());
       }
-      outcomes.add(ParseTopology.Outcome.of(
-          new ToolFigure(out.run(), out.test(), out.repetition(), out.instance(), placed)));
+      outcomes.add(ParseTopology.Outcome.of(new ToolFigure(out.run(), out.test(), out.repetition(), out.instance(),
+          placed, seriesOf(out.tool(), placed, result.samples()))));
       figures.add(placed.instance() == null ? placed.withInstance(out.instance()) : placed); // one record per instance
     }
     List<WideSample> rows = WideSample.group(figures, Sources::measurementOf);
@@ -132,6 +133,24 @@ public final class ToolOutputTopology {
       outcomes.add(dead(origin, key, raw, where + ": no figure found in the output"));
     }
     return outcomes;
+  }
+
+  /**
+   * For a printed figure that is the mean of per-reply figures (the catalog's series: ping's rtt_avg_ms of its rtt_ms
+   * lines), those figures in the order the tool printed them; null for any other.
+   */
+  private static List<Double> seriesOf(String tool, Sample figure, List<Sample> samples) {
+    String series = figure.summary() ? Catalog.seriesOf(tool, figure.metric()) : null;
+    if (series == null) {
+      return null;
+    }
+    List<Double> out = new ArrayList<>();
+    for (Sample s : samples) {
+      if (!s.summary() && series.equals(s.metric())) {
+        out.add(s.value());
+      }
+    }
+    return out;
   }
 
   static String netperfTest(String command) {

@@ -562,6 +562,37 @@ class RunTopologyTest {
     assertThat(out.get("1/rtt_avg_ms").resultKey()).isEqualTo("plan-a//lat/rtt_avg_ms");
   }
 
+  /**
+   * ping's rtt avg is the mean of its replies, one a second: its value says its precision as a sampler's mean does,
+   * by batch means over the replies in the order printed; qperf's printed latencies have no per-second figures, and
+   * 5 replies are too few (under the 10 a precision needs).
+   */
+  @Test
+  void pingsAverageSaysItsPrecisionFromItsRepliesAndAFigureWithoutRepliesDoesNot() {
+    typedPhase("run-15", "lat", "latency", "sut", null, Phase.MEASURING, T);
+    tool("run-15", "lat", "qperf", "qperf/qperf-lat-vvu.txt", "qperf 198.18.0.2 tcp_lat udp_lat -m 64 -vvu");
+    tool("run-15", "lat", "ping", "ping/ping-lo-20.txt", "ping -c 20 127.0.0.1");
+    typedPhase("run-15", "lat", "latency", "sut", null, Phase.DONE, T + 3_000);
+    Map<String, RunValue> out = latestByRepetitionAndMetric();
+    double[] replies = new io.netpulse.tools.ping.PingParser()
+        .parse(Recorded.output("ping/ping-lo-20.txt").lines().toList(), new io.netpulse.tools.parse.ParseContext(
+            java.time.ZoneOffset.UTC, T, null))
+        .samples().stream().filter(x -> x.metric().equals("rtt_ms")).mapToDouble(Sample::value).toArray();
+    assertThat(replies).hasSize(20);
+    assertThat(out.get("1/rtt_avg_ms").value()).isEqualTo(0.042); // as ping printed it
+    assertThat(out.get("1/rtt_avg_ms").precision()).isNotNull().isPositive()
+        .isEqualTo(RunValueCalculator.precision(replies));
+    assertThat(out.get("1/tcp_lat_us").precision()).isNull();
+    assertThat(out.get("1/udp_lat_us").precision()).isNull();
+
+    typedPhase("run-16", "lat", "latency", "sut", null, Phase.MEASURING, T);
+    tool("run-16", "lat", "ping", "ping/ping-ns.txt", "ping -c 5 198.18.0.2");
+    typedPhase("run-16", "lat", "latency", "sut", null, Phase.DONE, T + 3_000);
+    RunValue fewReplies = latestByRepetitionAndMetric().get("1/rtt_avg_ms");
+    assertThat(fewReplies.run()).isEqualTo("run-16");
+    assertThat(fewReplies.precision()).isNull();
+  }
+
   @Test
   void aLifecycleWithTypeSutAndIfaceRoundTripsThroughJsonAndOldEventsReadAsNull() throws Exception {
     RunEvent typed = RunEvent.ofRepetition("r", "p", "t", 1, Phase.DONE, T, null, "latency", "sut", "eth0");
