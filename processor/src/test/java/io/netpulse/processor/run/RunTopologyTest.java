@@ -547,11 +547,7 @@ class RunTopologyTest {
 
   @Test
   void aLatencyTestGivesQperfsTwoLatenciesAndPingsAverage() {
-    typedPhase("run-12", "lat", "latency", "sut", null, Phase.MEASURING, T);
-    tool("run-12", "lat", "qperf", "qperf/qperf-lat-vvu.txt", "qperf 198.18.0.2 tcp_lat udp_lat -m 64 -vvu");
-    tool("run-12", "lat", "ping", "ping/ping-ns.txt", "ping -c 5 198.18.0.2");
-    typedPhase("run-12", "lat", "latency", "sut", null, Phase.DONE, T + 3_000);
-    Map<String, RunValue> out = latestByRepetitionAndMetric();
+    Map<String, RunValue> out = latencyRun("run-12", "ping/ping-ns.txt", "ping -c 5 198.18.0.2");
     assertThat(out.keySet()).containsExactlyInAnyOrder("1/tcp_lat_us", "1/udp_lat_us", "1/rtt_avg_ms");
     // qperf-lat-vvu.txt prints "latency = 11.7 us" and "17.5 us"; ping-ns.txt "rtt ... = 0.038/0.070/..."
     assertThat(out.get("1/tcp_lat_us").value()).isEqualTo(11.7);
@@ -569,11 +565,7 @@ class RunTopologyTest {
    */
   @Test
   void pingsAverageSaysItsPrecisionFromItsRepliesAndAFigureWithoutRepliesDoesNot() {
-    typedPhase("run-15", "lat", "latency", "sut", null, Phase.MEASURING, T);
-    tool("run-15", "lat", "qperf", "qperf/qperf-lat-vvu.txt", "qperf 198.18.0.2 tcp_lat udp_lat -m 64 -vvu");
-    tool("run-15", "lat", "ping", "ping/ping-lo-20.txt", "ping -c 20 127.0.0.1");
-    typedPhase("run-15", "lat", "latency", "sut", null, Phase.DONE, T + 3_000);
-    Map<String, RunValue> out = latestByRepetitionAndMetric();
+    Map<String, RunValue> out = latencyRun("run-15", "ping/ping-lo-20.txt", "ping -c 20 127.0.0.1");
     double[] replies = new io.netpulse.tools.ping.PingParser()
         .parse(Recorded.output("ping/ping-lo-20.txt").lines().toList(), new io.netpulse.tools.parse.ParseContext(
             java.time.ZoneOffset.UTC, T, null))
@@ -585,12 +577,18 @@ class RunTopologyTest {
     assertThat(out.get("1/tcp_lat_us").precision()).isNull();
     assertThat(out.get("1/udp_lat_us").precision()).isNull();
 
-    typedPhase("run-16", "lat", "latency", "sut", null, Phase.MEASURING, T);
-    tool("run-16", "lat", "ping", "ping/ping-ns.txt", "ping -c 5 198.18.0.2");
-    typedPhase("run-16", "lat", "latency", "sut", null, Phase.DONE, T + 3_000);
-    RunValue fewReplies = latestByRepetitionAndMetric().get("1/rtt_avg_ms");
+    RunValue fewReplies = latencyRun("run-16", "ping/ping-ns.txt", "ping -c 5 198.18.0.2").get("1/rtt_avg_ms");
     assertThat(fewReplies.run()).isEqualTo("run-16");
     assertThat(fewReplies.precision()).isNull();
+  }
+
+  /** A latency repetition of seed 000's shape: qperf's captured tcp_lat and udp_lat, then the given ping output. */
+  private Map<String, RunValue> latencyRun(String run, String pingFixture, String pingCommand) {
+    typedPhase(run, "lat", "latency", "sut", null, Phase.MEASURING, T);
+    tool(run, "lat", "qperf", "qperf/qperf-lat-vvu.txt", "qperf 198.18.0.2 tcp_lat udp_lat -m 64 -vvu");
+    tool(run, "lat", "ping", pingFixture, pingCommand);
+    typedPhase(run, "lat", "latency", "sut", null, Phase.DONE, T + 3_000);
+    return latestByRepetitionAndMetric();
   }
 
   @Test
