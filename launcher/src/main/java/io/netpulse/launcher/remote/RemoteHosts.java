@@ -115,9 +115,15 @@ public final class RemoteHosts implements AutoCloseable {
             : SshTarget.HostKeyPolicy.STRICT, connectTimeout, jumps, spec.agent());
   }
 
+  /** A Java exception's class name before its message, which a user's one-line failure does without. */
+  private static final java.util.regex.Pattern JAVA_EXCEPTION_PREFIX =
+      java.util.regex.Pattern.compile("^(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error): ");
+
   /** One line: host, address, what happened and what to check. SshConnection's text already names the target. */
   static String connectProblem(SshTarget target, Throwable cause) {
     String text = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+    // jsch wraps a socket's failure as its toString(): "java.net.NoRouteToHostException: No route to host"
+    text = JAVA_EXCEPTION_PREFIX.matcher(text).replaceFirst("");
     String lower = text.toLowerCase(Locale.ROOT);
     if (lower.contains("auth fail")) {
       // jsch 2.x says "Auth fail for methods 'publickey'", which SshConnection does not translate
