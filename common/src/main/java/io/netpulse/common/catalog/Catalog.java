@@ -4,7 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -94,9 +96,7 @@ public final class Catalog {
    * {@code sourceMetric} when they are stopped early (netperf's interim_trans_per_s for trans_per_s), or null.
    */
   public static String interimOf(String source, String sourceMetric) {
-    return TestType.ALL.stream().flatMap(t -> t.metrics().stream())
-        .filter(m -> m.interim() != null && m.source().equals(source) && m.sourceMetric().equals(sourceMetric))
-        .map(Metric::interim).findFirst().orElse(null);
+    return firstOf(source, sourceMetric, Metric::interim);
   }
 
   /**
@@ -104,9 +104,14 @@ public final class Catalog {
    * rtt_avg_ms, see {@link Metric#series}), or null.
    */
   public static String seriesOf(String source, String sourceMetric) {
+    return firstOf(source, sourceMetric, Metric::series);
+  }
+
+  /** The first non-null {@code field} of the metrics made of {@code source}'s {@code sourceMetric}, or null. */
+  private static String firstOf(String source, String sourceMetric, Function<Metric, String> field) {
     return TestType.ALL.stream().flatMap(t -> t.metrics().stream())
-        .filter(m -> m.series() != null && m.source().equals(source) && m.sourceMetric().equals(sourceMetric))
-        .map(Metric::series).findFirst().orElse(null);
+        .filter(m -> m.source().equals(source) && m.sourceMetric().equals(sourceMetric))
+        .map(field).filter(Objects::nonNull).findFirst().orElse(null);
   }
 
   private static Map<String, String> figuresOfInterims() {

@@ -37,7 +37,7 @@ public final class RepetitionState {
   public Map<String, Map<String, Double>> figures = new HashMap<>();
   /**
    * For printed figures that are the mean of per-reply figures (ping's rtt_avg_ms): sample metric → instance → those
-   * figures in order, for the value's precision; null in states written before it.
+   * figures in order, for the value's precision (empty in states written before it: Jackson keeps the initializer).
    */
   public Map<String, Map<String, java.util.List<Double>>> series = new HashMap<>();
 

@@ -47,7 +47,7 @@ final class RunValueCalculator {
    * several instances' means is not the mean of one series.
    */
   private static Double seriesPrecision(RepetitionState rep, Metric rule, Map<String, Double> byInstance) {
-    if (rule.series() == null || rep.series == null || byInstance.size() != 1) {
+    if (rule.series() == null || byInstance.size() != 1) {
       return null;
     }
     List<Double> replies = rep.series.getOrDefault(rule.sourceMetric(), Map.of())

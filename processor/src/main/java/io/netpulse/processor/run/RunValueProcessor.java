@@ -188,9 +188,6 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     String instance = f.instance() == null ? f.sample().host() : f.instance();
     rep.figures.computeIfAbsent(f.sample().metric(), k -> new java.util.HashMap<>()).put(instance, f.sample().value());
     if (f.series() != null) {
-      if (rep.series == null) {
-        rep.series = new java.util.HashMap<>();
-      }
       rep.series.computeIfAbsent(f.sample().metric(), k -> new java.util.HashMap<>()).put(instance, f.series());
     }
     runs.put(run, state);
