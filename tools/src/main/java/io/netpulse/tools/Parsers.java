@@ -8,6 +8,7 @@ import io.netpulse.tools.parse.OutputParser;
 import io.netpulse.tools.ping.PingParser;
 import io.netpulse.tools.proc.ProcNetDevParser;
 import io.netpulse.tools.proc.ProcStatParser;
+import io.netpulse.tools.qperf.QperfLoopParser;
 import io.netpulse.tools.qperf.QperfParser;
 import io.netpulse.tools.sar.SarDevParser;
 import io.netpulse.tools.sockperf.SockperfParser;
@@ -33,6 +34,8 @@ public final class Parsers {
     register(new Iperf3Parser());
     register(new IperfParser());
     register(new QperfParser());
+    register(new QperfLoopParser("tcp_lat"));
+    register(new QperfLoopParser("udp_lat"));
     register(new SockperfParser());
     register(new PingParser());
   }

@@ -26,7 +26,7 @@ class SamplerCatalogTest {
         assertThat(Parsers.formats()).as(t + " " + m.metric() + " from " + m.source()).contains(m.source());
         if (m.interim() != null) {
           // a tool's interim lines are streamed one at a time
-          assertThat(Parsers.lineParser(m.source())).as(t + " " + m.interim()).isPresent();
+          assertThat(Parsers.lineParser(m.interim().source())).as(t + " " + m.interimMetric()).isPresent();
         }
       }
     }

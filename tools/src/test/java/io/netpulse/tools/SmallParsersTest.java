@@ -1,5 +1,6 @@
 package io.netpulse.tools;
 
+import io.netpulse.tools.parse.LineParser;
 import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseResult;
 
@@ -72,6 +73,38 @@ class SmallParsersTest {
 
     ParseResult ms = Parsers.forFormat("qperf").parse(List.of("tcp_lat:", "    latency  =  1.5 ms"), CTX);
     assertThat(only(ms.samples(), "tcp_lat_us").value()).isEqualTo(1500.0);
+  }
+
+  @Test
+  void qperfLoopGivesEachSecondsMessageRateStreamedOrWhole() {
+    ParseResult tcp = parse("qperf-tcp_lat", "qperf/qperf-loop-tcp-lat-10.txt");
+    assertThat(tcp.samples()).extracting(Sample::metric).containsOnly("interim_tcp_lat_msg_rate");
+    // the ten 1-s tests' latencies, read off the capture: 13, 16.2, ... 61.2 us; as rates, 1e6 / latency
+    assertThat(tcp.samples()).extracting(Sample::value).containsExactly(1e6 / 13, 1e6 / 16.2, 1e6 / 18.8, 1e6 / 22.8,
+        1e6 / 79.2, 1e6 / 15.8, 1e6 / 12.6, 1e6 / 23.7, 1e6 / 40.5, 1e6 / 61.2);
+    assertThat(tcp.samples()).allSatisfy(s -> {
+      assertThat(s.unit()).isEqualTo("messages/s");
+      assertThat(s.summary()).isFalse();
+    });
+    ParseResult udp = parse("qperf-udp_lat", "qperf/qperf-loop-udp-lat-10.txt");
+    assertThat(udp.samples()).hasSize(10).extracting(Sample::metric).containsOnly("interim_udp_lat_msg_rate");
+    assertThat(udp.samples().get(7).value()).isEqualTo(1e6 / 8.86);
+    // stopped with SIGTERM during its fourth second: three blocks and the fourth's name, nothing half-read
+    assertThat(parse("qperf-tcp_lat", "qperf/qperf-loop-tcp-lat-term.txt").samples()).extracting(Sample::value)
+        .containsExactly(1e6 / 19.2, 1e6 / 50, 1e6 / 12.8);
+
+    LineParser streamed = Parsers.lineParser("qperf-tcp_lat").orElseThrow();
+    assertThat(streamed.parseLine("    latency   =  1.5 ms", 0, ParseContext.streamed(REF)).samples())
+        .singleElement().satisfies(s -> {
+          assertThat(s.value()).isCloseTo(1e6 / 1500, within(1e-9));
+          assertThat(s.ts()).isEqualTo(REF); // the line names no time: when it was received
+        });
+    assertThat(streamed.parseLine("tcp_lat:", 0, CTX).isEmpty()).isTrue();
+    assertThat(streamed.parseLine("    timeout   =     7 sec", 0, CTX).isEmpty()).isTrue();
+    assertThat(streamed.parseLine("    latency   =  0 us", 3, CTX).errors()).singleElement()
+        .satisfies(e -> assertThat(e.describe()).contains("line 3").contains("latency").contains("0 us"));
+    assertThat(streamed.parseLine("qperf: failed to connect: Connection refused", 1, CTX).errors()).singleElement()
+        .satisfies(e -> assertThat(e.describe()).contains("qperf reported: qperf: failed to connect"));
   }
 
   @Test

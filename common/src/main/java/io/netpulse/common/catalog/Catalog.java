@@ -23,6 +23,13 @@ public final class Catalog {
 
   /** Interim metric → the figure it stands for; asked for every sample the processor reads, so made once. */
   private static final Map<String, String> FIGURE_OF_INTERIM = figuresOfInterims();
+  private static final java.util.Set<String> SUMMED_INTERIMS = TestType.ALL.stream().flatMap(t -> t.metrics().stream())
+      .filter(m -> m.interim() != null && m.how() == How.SUM_OVER_INSTANCES).map(Metric::interimMetric)
+      .collect(java.util.stream.Collectors.toUnmodifiableSet());
+  /** Figure name → its metric, for the metrics whose interim lines are reciprocal rates; asked per steady report. */
+  private static final Map<String, Metric> RECIPROCAL_FIGURES = TestType.ALL.stream()
+      .flatMap(t -> t.metrics().stream()).filter(m -> m.interim() != null && m.interim().reciprocal())
+      .collect(java.util.stream.Collectors.toUnmodifiableMap(Metric::sourceMetric, m -> m, (a, b) -> a));
 
   private Catalog() {}
 
@@ -96,7 +103,28 @@ public final class Catalog {
    * {@code sourceMetric} when they are stopped early (netperf's interim_trans_per_s for trans_per_s), or null.
    */
   public static String interimOf(String source, String sourceMetric) {
-    return firstOf(source, sourceMetric, Metric::interim);
+    return firstOf(source, sourceMetric, Metric::interimMetric);
+  }
+
+  /**
+   * The metric whose interim lines are rates of a figure that is a time (qperf's tcp_lat_us from its 1-s loop's
+   * messages/s), by the figure's name, or null: what a steady report of those lines' mean must say in the figure's unit.
+   */
+  public static Metric reciprocalFigure(String figure) {
+    return RECIPROCAL_FIGURES.get(figure);
+  }
+
+  /**
+   * Whether an interim metric's lines are added up over the run's instances (netperf's, iperf's), so that a second
+   * counts only with every instance in it; otherwise each instance stands alone (qperf's loop, one instance a stage).
+   */
+  public static boolean interimIsSummed(String interimMetric) {
+    return SUMMED_INTERIMS.contains(interimMetric);
+  }
+
+  /** The source (parser format) of the interim lines that stand for {@code source}'s {@code sourceMetric}, or null. */
+  public static String interimSourceOf(String source, String sourceMetric) {
+    return firstOf(source, sourceMetric, m -> m.interim() == null ? null : m.interim().source());
   }
 
   /**
@@ -117,7 +145,7 @@ public final class Catalog {
   private static Map<String, String> figuresOfInterims() {
     Map<String, String> out = new LinkedHashMap<>();
     TestType.ALL.stream().flatMap(t -> t.metrics().stream()).filter(m -> m.interim() != null)
-        .forEach(m -> out.putIfAbsent(m.interim(), m.sourceMetric())); // the first, as the search it replaces found
+        .forEach(m -> out.putIfAbsent(m.interimMetric(), m.sourceMetric())); // the first, as the search it replaces found
     return Map.copyOf(out);
   }
 

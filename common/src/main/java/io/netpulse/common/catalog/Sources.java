@@ -20,6 +20,13 @@ public final class Sources {
   public static final String IPERF = "iperf";
   public static final String IPERF3 = "iperf3";
   public static final String QPERF = "qperf";
+  /**
+   * qperf's tcp_lat as a loop of 1-s tests ({@code stdbuf -oL qperf SUT -t 1 -vvu -oo timeout:5:N:1 tcp_lat}), one
+   * {@code latency} line a second; a line does not name its test, so each test's loop is an output of its own.
+   */
+  public static final String QPERF_TCP_LAT_LOOP = "qperf-tcp_lat";
+  /** qperf's udp_lat as a loop of 1-s tests, as {@link #QPERF_TCP_LAT_LOOP}. */
+  public static final String QPERF_UDP_LAT_LOOP = "qperf-udp_lat";
   public static final String SOCKPERF = "sockperf";
   public static final String PING = "ping";
 

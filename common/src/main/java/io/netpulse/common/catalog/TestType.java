@@ -41,8 +41,11 @@ public record TestType(String yamlName, List<String> ownKeys, Duration duration,
 
   private static final Metric RX_BPS = Metric.sarOnSut("rx_bps", Units.BITS_PER_S);
   private static final Metric RX_PPS_SAR = Metric.sarOnSut("rx_pps", Units.PACKETS_PER_S);
-  private static final Metric TCP_LAT = Metric.printedLatency("tcp_lat_us", Units.MICROSECONDS, Sources.QPERF);
-  private static final Metric UDP_LAT = Metric.printedLatency("udp_lat_us", Units.MICROSECONDS, Sources.QPERF);
+  /** qperf's latency tests, each with its 1-s loop (see {@link Sources#QPERF_TCP_LAT_LOOP}) for a precision stop. */
+  private static final Metric TCP_LAT = Metric.printedLatency("tcp_lat_us", Units.MICROSECONDS, Sources.QPERF)
+      .withMessageRateLoop(Sources.QPERF_TCP_LAT_LOOP, "interim_tcp_lat_msg_rate");
+  private static final Metric UDP_LAT = Metric.printedLatency("udp_lat_us", Units.MICROSECONDS, Sources.QPERF)
+      .withMessageRateLoop(Sources.QPERF_UDP_LAT_LOOP, "interim_udp_lat_msg_rate");
   private static final Metric PING_AVG =
       Metric.printedLatency("rtt_avg_ms", Units.MILLISECONDS, Sources.PING).withSeries("rtt_ms");
   private static final Metric SOCKPERF_AVG =

@@ -34,12 +34,17 @@ package io.netpulse.common.event;
  *                {@value #STOP_DURATION} (the planned duration ran out: a fixed stop, or a steady one that never
  *                settled) or {@value #STOP_CLIENT_ENDED} (a client ended too soon: the window ends where its load
  *                did). Null otherwise and from older producers
+ * @param stopReasons on the STOPPING event of a repetition whose metrics' measuring ended for different reasons, each
+ *                metric's (result metric → a {@code stopReason} value): a latency test's qperf stages each stop when
+ *                their mean is precise, while ping, which prints its figure at its end, runs its count. Metrics it
+ *                does not name take {@code stopReason}. Null otherwise and from older producers
  */
 public record RunEvent(
     int schema, String run, String plan, String test, int repetition, Phase phase, long ts, String reason,
     String type, String sut, String iface, String execution, Steady steady, Planned planned, Climb climb,
     java.util.List<String> sharedWithNetpulse, java.util.Map<String, String> labels,
-    java.util.List<HostInfo> hostFacts, Integer repetitions, String stopReason) {
+    java.util.List<HostInfo> hostFacts, Integer repetitions, String stopReason,
+    java.util.Map<String, String> stopReasons) {
 
   /**
    * 2: labels, hostFacts and repetitions (issue 14), then stopReason and steady's criterion, precision and
@@ -135,49 +140,56 @@ public record RunEvent(
   public static RunEvent ofRepetition(String run, String plan, String test, int repetition, Phase phase, long ts,
       String reason, String type, String sut, String iface) {
     return new RunEvent(SCHEMA, run, plan, test, repetition, phase, ts, reason, type, sut, iface, null, null, null,
-        null, null, null, null, null, null);
+        null, null, null, null, null, null, null);
   }
 
   /** The same event as part of {@code execution}, judged with {@code steady}. */
   public RunEvent inExecution(String execution, Steady steady) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason, stopReasons);
   }
 
   /** The same event with its planned timing. */
   public RunEvent withPlanned(Planned planned) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason, stopReasons);
   }
 
   /** The same event saying what ended the repetition's climb (null: nothing to say). */
   public RunEvent withClimb(Climb climb) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason, stopReasons);
   }
 
   /** The same event naming the repetition's hosts that are the machine running netpulse (empty: none). */
   public RunEvent withSharedWithNetpulse(java.util.List<String> hosts) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, hosts, labels, hostFacts, repetitions, stopReason);
+        planned, climb, hosts, labels, hostFacts, repetitions, stopReason, stopReasons);
   }
 
   /** The same event with the plan's labels and the test's planned repetitions. */
   public RunEvent withPlanLabels(java.util.Map<String, String> labels, Integer repetitions) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason, stopReasons);
   }
 
   /** The same event with the test's hosts' facts (null: none). */
   public RunEvent withHostFacts(java.util.List<HostInfo> hostFacts) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason, stopReasons);
   }
 
   /** The same event saying why the execution stopped early (null: it did not). */
   public RunEvent withStopReason(String stopReason) {
     return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
-        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason);
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason, stopReasons);
+  }
+
+  /** The same, with each named metric's own reason (see {@link #stopReasons}). */
+  public RunEvent withStopReasons(String stopReason, java.util.Map<String, String> byMetric) {
+    return new RunEvent(schema, run, plan, test, repetition, phase, ts, reason, type, sut, iface, execution, steady,
+        planned, climb, sharedWithNetpulse, labels, hostFacts, repetitions, stopReason,
+        byMetric == null || byMetric.isEmpty() ? null : java.util.Map.copyOf(byMetric));
   }
 
   public enum Phase { PLANNED, PREPARING, WARMUP, MEASURING, STEADY, STOPPING, DONE, FAILED }

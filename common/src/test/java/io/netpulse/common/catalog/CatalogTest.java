@@ -109,8 +109,9 @@ class CatalogTest {
     for (TestType t : TestType.ALL) {
       for (Metric m : t.metrics()) {
         if (m.interim() != null) {
-          assertThat(Catalog.figureOfInterim(m.interim())).as(m.interim()).isEqualTo(m.sourceMetric());
-          assertThat(Catalog.interimOf(m.source(), m.sourceMetric())).isEqualTo(m.interim());
+          assertThat(Catalog.figureOfInterim(m.interimMetric())).as(m.interimMetric()).isEqualTo(m.sourceMetric());
+          assertThat(Catalog.interimOf(m.source(), m.sourceMetric())).isEqualTo(m.interimMetric());
+          assertThat(Catalog.interimSourceOf(m.source(), m.sourceMetric())).isEqualTo(m.interim().source());
         }
       }
     }

@@ -24,4 +24,12 @@ public record ResultRule(
   public String interim() {
     return how.fromSamples() ? null : Catalog.interimOf(source, sampleMetric);
   }
+
+  /**
+   * The tool form (a client's tool, the lines' source) whose streamed lines carry {@link #interim}: the figure's own
+   * tool, or one that prints it once a second (qperf's loop, {@code qperf-tcp_lat}); null without an interim.
+   */
+  public String interimSource() {
+    return how.fromSamples() ? null : Catalog.interimSourceOf(source, sampleMetric);
+  }
 }

@@ -40,6 +40,11 @@ final class Lifecycle {
     ctx.publisher().publish(event(Phase.STOPPING, ts, null).withStopReason(stopReason));
   }
 
+  /** STOPPING, with each result metric's own reason where the repetition's stages stopped for different ones. */
+  void stopping(long ts, String stopReason, java.util.Map<String, String> byMetric) {
+    ctx.publisher().publish(event(Phase.STOPPING, ts, null).withStopReasons(stopReason, byMetric));
+  }
+
   private RunEvent event(Phase phase, long ts, String reason) {
     RunEvent e = procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
         .inExecution(ctx.execution(), steady(ctx)).withPlanned(planned()).withSharedWithNetpulse(shared(ctx,

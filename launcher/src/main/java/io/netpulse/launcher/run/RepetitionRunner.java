@@ -64,6 +64,10 @@ final class RepetitionRunner {
   private final TestProcedure procedure;
   private final TestSpec test;
   private final ResultRule watched;
+  /** In a staged precision stop (a latency test's qperf loops), the metric each judged stage stops on. */
+  private final java.util.SortedMap<Integer, ResultRule> stageWatch;
+  /** Clients stopped when their stage was precise: they printed no figure of their own. */
+  private final java.util.Set<RemoteProcess> stoppedByStage = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final RepetitionSchedule schedule;
   private final List<RemoteProcess> samplers = new ArrayList<>();
   private final List<RemoteProcess> servers = new ArrayList<>();
@@ -76,10 +80,13 @@ final class RepetitionRunner {
     this.ctx = ctx;
     this.procedure = procedure;
     this.test = procedure.test();
-    this.watched = steadyStoppable(procedure) ? procedure.results().get(0) : null;
-    boolean steady = watched != null && ctx.plan().stop() == StopMode.STEADY;
+    boolean precisionStop = ctx.plan().stop() == StopMode.STEADY && ctx.plan().steady().precision();
+    this.stageWatch = precisionStop ? StagedStop.judgedStages(procedure) : java.util.Collections.emptySortedMap();
+    this.watched = stageWatch.isEmpty() && steadyStoppable(procedure) ? procedure.results().get(0) : null;
+    boolean steady = (watched != null || !stageWatch.isEmpty()) && ctx.plan().stop() == StopMode.STEADY;
     this.schedule = RepetitionSchedule.system(shape(procedure, steady ? ctx.plan().steady().window() : null,
-        steady && ctx.plan().steady().precision()));
+        steady && ctx.plan().steady().precision(), stageWatch.isEmpty() ? java.util.Collections.emptySortedMap()
+            : StagedStop.stageTimes(procedure, stageWatch.keySet())));
     this.clientEnds = new ClientEnds(ctx, procedure, schedule);
   }
 
@@ -90,11 +97,18 @@ final class RepetitionRunner {
 
   /** As {@link #shape(TestProcedure, Duration)}, judged by the precision criterion when {@code precision}. */
   static RepetitionSchedule.Shape shape(TestProcedure p, Duration steadyWindow, boolean precision) {
+    return shape(p, steadyWindow, precision, java.util.Collections.emptySortedMap());
+  }
+
+  /** As {@link #shape(TestProcedure, Duration, boolean)}, with stages judged on their own metrics. */
+  static RepetitionSchedule.Shape shape(TestProcedure p, Duration steadyWindow, boolean precision,
+      java.util.SortedMap<Integer, Duration> judgedStages) {
     int lastStage = p.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
     // a connection count's value is a maximum, not a mean: it keeps the rise rule
     boolean climb = p.results().stream().anyMatch(r -> r.how() == How.MAX_OVER_WINDOW);
     return new RepetitionSchedule.Shape(p.test().warmup(), Duration.ofSeconds(p.toolSeconds()), steadyWindow,
-        lastStage, p.clients().stream().anyMatch(HostCommand::untilStopped), climb, precision && !climb);
+        lastStage, p.clients().stream().anyMatch(HostCommand::untilStopped), climb, precision && !climb,
+        judgedStages);
   }
 
   /**
@@ -116,13 +130,13 @@ final class RepetitionRunner {
     return r.interim() != null;
   }
 
-  /** The tool whose clients' lines this repetition streams (their per-second figures make a value), or null. */
-  private String streamedTool() {
-    if (watched == null || ctx.plan().stop() != StopMode.STEADY) {
-      return null;
+  /** The tools whose clients' lines this repetition streams (their per-second figures make a value). */
+  private java.util.Set<String> streamedTools() {
+    if (watched == null && stageWatch.isEmpty() || ctx.plan().stop() != StopMode.STEADY) {
+      return java.util.Set.of();
     }
-    return procedure.results().stream().filter(RepetitionRunner::fromInterimLines).map(ResultRule::source)
-        .findFirst().orElse(null);
+    return procedure.results().stream().filter(RepetitionRunner::fromInterimLines).map(ResultRule::interimSource)
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
   }
 
   RepetitionOutcome run(int repetition) {
@@ -155,10 +169,27 @@ final class RepetitionRunner {
         public java.util.Optional<RepetitionSchedule.LostLoad> await(int stage) throws RemoteFailure {
           return clientEnds.await(stage, clients);
         }
-      }, (from, clientsUp, timeout) -> awaitSteady(run, from, clientsUp, timeout)
-          .map(s -> new RepetitionSchedule.Settled(figure(s), s.startTs() == null ? 0 : s.startTs(),
-              s.endTs() == null ? 0 : s.endTs())),
-          new RepetitionSchedule.Phases() {
+
+        @Override
+        public void stop(int stage) {
+          List<RemoteProcess> ps = clients.entrySet().stream().filter(e -> e.getKey().stage() == stage)
+              .map(Map.Entry::getValue).toList();
+          stoppedByStage.addAll(ps);
+          stopAll(ps);
+        }
+      }, new RepetitionSchedule.Steadiness() {
+        @Override
+        public Optional<RepetitionSchedule.Settled> await(long from, long clientsUp, Duration timeout)
+            throws InterruptedException {
+          return awaitSteady(watched, run, from, clientsUp, timeout).map(RepetitionRunner::settled);
+        }
+
+        @Override
+        public Optional<RepetitionSchedule.Settled> await(int stage, long from, long clientsUp, Duration timeout)
+            throws InterruptedException {
+          return awaitSteady(stageWatch.get(stage), run, from, clientsUp, timeout).map(RepetitionRunner::settled);
+        }
+      }, new RepetitionSchedule.Phases() {
         @Override
         public void warmup(long at) {
           life.phase(Phase.WARMUP, at, null);
@@ -186,19 +217,32 @@ final class RepetitionRunner {
             life.phase(Phase.MEASURING, m.start(), m.note());
           }
         }
+
+        @Override
+        public void stagePrecise(int stage, RepetitionSchedule.Measuring m) {
+          ctx.progress().message(String.format(java.util.Locale.ROOT, "%s rep %d: %s precise after %.1f s at %s",
+              test.label(), repetition, stageWatch.get(stage).sampleMetric(), m.steadyAfterMs() / 1000.0,
+              m.figure()));
+        }
       });
       RemoteFailure lost = SamplerLoss.of(samplers, began);
       if (lost != null) {
         throw lost;
       }
       // clients that ran to their end (a fixed stop, or a precision stop that reached the duration) printed figures
-      boolean stoppedEarly = schedule.shape().steadyStop()
+      // (a staged stop's last stage always ran to its end; its stopped stages' clients are left out)
+      boolean stoppedEarly = schedule.shape().steadyStop() && !schedule.shape().staged()
           && (!schedule.shape().precision() || marks.steadyAfter() >= 0);
       if (!stoppedEarly) {
         // before STOPPING closes the window, so that the processor's first value has every instance's figure
         publishOutputs(run, repetition);
       }
-      life.stopping(marks.measuringEnd(), stopReason(marks));
+      if (schedule.shape().staged()) {
+        life.stopping(marks.measuringEnd(), RunEvent.STOP_DURATION,
+            StagedStop.stopReasons(procedure, stageWatch, marks.preciseStages().keySet()));
+      } else {
+        life.stopping(marks.measuringEnd(), stopReason(marks));
+      }
       ctx.progress().phase(Phase.STOPPING);
     } catch (RemoteFailure e) {
       failure = e.getMessage();
@@ -354,9 +398,9 @@ final class RepetitionRunner {
    */
   private long startClients(String run, int stage) throws RemoteFailure, InterruptedException {
     List<HostCommand> commands = procedure.clients().stream().filter(c -> c.stage() == stage).toList();
-    String streamed = streamedTool();
+    java.util.Set<String> streamed = streamedTools();
     // each instance's lines carry its number: the processor sums their interim rates per second
-    java.util.function.Function<HostCommand, java.util.function.Consumer<String>> lines = c -> c.tool().equals(streamed)
+    java.util.function.Function<HostCommand, java.util.function.Consumer<String>> lines = c -> streamed.contains(c.tool())
         ? ctx.publisher().lineEmitter(c.host(), c.tool(), run, String.valueOf(c.instance()))::emit : null;
     if (commands.size() > 1 && commands.stream().allMatch(c -> c.readyLine() != null)) {
       return StagedStarts.start(ctx.hosts()::host, commands, this::label, lines, clients, ctx.progress()::message);
@@ -370,8 +414,8 @@ final class RepetitionRunner {
    * carry the SUT's second boundaries, hence a second of slack). A sum over instances (no host) must not
    * start before every client was up: a second with some instances not yet running is no steady state.
    */
-  private Optional<SteadyEvent> awaitSteady(String run, long from, long clientsUp, Duration timeout)
-      throws InterruptedException {
+  private Optional<SteadyEvent> awaitSteady(ResultRule watched, String run, long from, long clientsUp,
+      Duration timeout) throws InterruptedException {
     String iface = watched.iface();
     boolean summed = fromInterimLines(watched);
     boolean precision = schedule.shape().precision();
@@ -384,6 +428,11 @@ final class RepetitionRunner {
             && (summed ? s.host() == null
                 : watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface()))),
         timeout);
+  }
+
+  private static RepetitionSchedule.Settled settled(SteadyEvent s) {
+    return new RepetitionSchedule.Settled(figure(s), s.startTs() == null ? 0 : s.startTs(),
+        s.endTs() == null ? 0 : s.endTs());
   }
 
   /** A steady event's figure as the progress line says it: the value, and for a precision stop its half-width. */
@@ -402,7 +451,7 @@ final class RepetitionRunner {
       HostCommand c = e.getKey();
       RemoteProcess p = e.getValue();
       OptionalInt exit = p.awaitExit(Duration.ZERO);
-      if (exit.isEmpty() || !Parsers.formats().contains(c.tool())) {
+      if (exit.isEmpty() || stoppedByStage.contains(p) || !Parsers.formats().contains(c.tool())) {
         continue;
       }
       ctx.publisher().publish(ToolOutput.of(run, test.name(), repetition, c.host(), "client", c.tool(), c.instance(),

@@ -19,7 +19,10 @@ import java.util.Optional;
  * warm-up), then anyway, and says so; it lasts one window. With {@code stop: steady} and {@code criterion: precision},
  * MEASURING starts at the warm-up's end, as with a fixed stop, and ends when the processor reports the mean of what it
  * measured precise; if it does not by the tools' end, the clients run to their end as with a fixed stop, and the
- * repetition says the duration was reached.
+ * repetition says the duration was reached. A precision stop over stages each judged on a metric of its own (a latency
+ * test: qperf's tcp_lat loop, its udp_lat loop, then ping) measures from the warm-up's end through the last stage: a
+ * judged stage is stopped when its metric is reported precise, or runs to its clients' end, and the next stage is then
+ * released; a stage not judged runs to its end.
  */
 final class RepetitionSchedule {
 
@@ -29,15 +32,34 @@ final class RepetitionSchedule {
    * value is a maximum of samples (a connection climb).
    */
   record Shape(Duration warmup, Duration toolTime, Duration steadyWindow, int stages, boolean clientsHeld,
-      boolean climb, boolean precision) {
+      boolean climb, boolean precision, java.util.SortedMap<Integer, Duration> judgedStages) {
     Shape {
       if (precision && steadyWindow == null) {
         throw new IllegalArgumentException("a precision stop is a steady stop: it needs the steady settings");
+      }
+      judgedStages = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(judgedStages));
+      if (!judgedStages.isEmpty() && (!precision || judgedStages.lastKey() > stages || judgedStages.firstKey() < 1)) {
+        throw new IllegalArgumentException("stages judged on their own metrics need a precision stop and stages 1.."
+            + stages + ": " + judgedStages.keySet());
       }
       if (warmup.isNegative() || toolTime.isNegative() || stages < 1) {
         throw new IllegalArgumentException("bad repetition shape: warmup " + warmup + ", tool time " + toolTime
             + ", stages " + stages);
       }
+    }
+
+    /** A shape whose stages, if several, are not judged on metrics of their own. */
+    Shape(Duration warmup, Duration toolTime, Duration steadyWindow, int stages, boolean clientsHeld, boolean climb,
+        boolean precision) {
+      this(warmup, toolTime, steadyWindow, stages, clientsHeld, climb, precision, java.util.Collections.emptySortedMap());
+    }
+
+    /**
+     * Whether each stage is judged on its own metric ({@link #judgedStages}: stage → how long its clients run), rather
+     * than the repetition on one.
+     */
+    boolean staged() {
+      return !judgedStages.isEmpty();
     }
 
     /** A shape judged by the spread rule (or fixed, without a steady window). */
@@ -73,6 +95,11 @@ final class RepetitionSchedule {
      * repetition (see {@link LateClientFailure#lostLoad}), else empty.
      */
     Optional<LostLoad> await(int stage) throws RemoteFailure, InterruptedException;
+
+    /** Stops the stage's clients: its metric is known (a {@link Shape#staged} precision stop). */
+    default void stop(int stage) throws RemoteFailure, InterruptedException {
+      throw new UnsupportedOperationException("these clients cannot be stopped by stage");
+    }
   }
 
   /**
@@ -99,6 +126,12 @@ final class RepetitionSchedule {
      * {@code timeout}.
      */
     Optional<Settled> await(long from, long clientsUp, Duration timeout) throws InterruptedException;
+
+    /** As {@link #await(long, long, Duration)}, for the metric {@code stage} is judged on (a staged precision stop). */
+    default Optional<Settled> await(int stage, long from, long clientsUp, Duration timeout)
+        throws InterruptedException {
+      return await(from, clientsUp, timeout);
+    }
   }
 
   /**
@@ -123,6 +156,9 @@ final class RepetitionSchedule {
      * {@code note}, it starts later than MEASURING did, at {@code m.start()}: what was judged after a level shift.
      */
     default void precise(Measuring m) {}
+
+    /** A staged precision stop's {@code stage} was reported precise at {@code m.steadyAfterMs()} and is stopped. */
+    default void stagePrecise(int stage, Measuring m) {}
   }
 
   /** How to wait; {@code Thread::sleep} in real runs, a clock's advance in tests. */
@@ -148,6 +184,7 @@ final class RepetitionSchedule {
     private long measuringEnd;
     private long steadyAfter = -1;
     private LostLoad lostLoad;
+    private final java.util.SortedMap<Integer, Long> preciseStages = new java.util.TreeMap<>();
 
     long trafficStart() {
       return trafficStart;
@@ -168,6 +205,11 @@ final class RepetitionSchedule {
     /** The client whose early end ended the window, null when the window ran its course. */
     LostLoad lostLoad() {
       return lostLoad;
+    }
+
+    /** In a staged precision stop, each stage stopped when precise → ms from traffic start to its report. */
+    java.util.SortedMap<Integer, Long> preciseStages() {
+      return java.util.Collections.unmodifiableSortedMap(preciseStages);
     }
 
     /** Milliseconds from traffic start to the steady report, -1 if there was none. */
@@ -267,7 +309,9 @@ final class RepetitionSchedule {
     phases.warmup(t0);
     long clientsUp = clients.release(1);
     marks.clientsUp = clientsUp;
-    if (shape.precision()) {
+    if (shape.staged()) {
+      runStagesToPrecision(marks, clients, steadiness, phases, t0, clientsUp);
+    } else if (shape.precision()) {
       runToPrecision(marks, clients, steadiness, phases, t0, clientsUp);
     } else if (shape.steadyStop()) {
       long cap = steadyCap(clientsUp);
@@ -375,6 +419,40 @@ final class RepetitionSchedule {
       return;
     }
     runClientsToTheirEnd(marks, clients, clientsUp, start);
+  }
+
+  /**
+   * A precision stop over stages judged on their own metrics: MEASURING from the warm-up's end to the last stage's
+   * end. Each judged stage waits for its metric's precise report from its own release on (at most its clients' time),
+   * then stops its clients, or else awaits their end; a stage not judged runs to its end. The window is not narrowed
+   * after a level shift, as one stage's judge forgetting seconds says nothing of the other stages' values. A client
+   * that took its load away does not end the window: these stages' values are their tools' figures, not the hosts'
+   * samplers'.
+   */
+  private void runStagesToPrecision(Marks marks, Clients clients, Steadiness steadiness, Phases phases, long t0,
+      long clientsUp) throws RemoteFailure, InterruptedException {
+    long start = fixedStart(clientsUp);
+    marks.measuringStart = start;
+    sleepUntil(start);
+    phases.measuring(new Measuring(start, -1, null, null));
+    for (int stage = 1; stage <= shape.stages(); stage++) {
+      long up = stage == 1 ? clientsUp : clients.release(stage);
+      Duration time = shape.judgedStages().get(stage);
+      if (time != null) {
+        long stageEnd = up + time.toMillis();
+        Optional<Settled> precise = steadiness.await(stage, Math.max(start, up), up,
+            Duration.ofMillis(Math.max(0, stageEnd - now())));
+        if (precise.isPresent()) {
+          long at = now();
+          clients.stop(stage);
+          marks.preciseStages.put(stage, at - t0);
+          phases.stagePrecise(stage, new Measuring(start, at - t0, precise.get().figure(), null));
+          continue;
+        }
+      }
+      clients.await(stage);
+    }
+    marks.measuringEnd = now();
   }
 
   private void sleepUntil(long epochMillis) throws InterruptedException {

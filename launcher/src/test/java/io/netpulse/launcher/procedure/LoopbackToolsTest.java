@@ -186,8 +186,15 @@ class LoopbackToolsTest {
       TestProcedure p = build("{ type: latency, duration: 1s, ping_count: 1, port: " + base + " }");
       startServers(p, base);
       List<String> out = runClients(p);
-      assertThat(out.get(0)).contains("tcp_lat:").contains("udp_lat:").contains("latency");
-      assertThat(out.get(1)).contains("rtt min/avg/max/mdev");
+      // the default stop (steady, precision): qperf's tests as loops of 1-s tests, here one each, then ping
+      assertThat(out.get(0)).contains("tcp_lat:").contains("latency").doesNotContain("udp_lat");
+      assertThat(out.get(1)).contains("udp_lat:").contains("latency");
+      for (int i = 0; i < 2; i++) {
+        assertThat(io.netpulse.tools.Parsers.forFormat(p.clients().get(i).tool())
+            .parse(out.get(i).lines().toList(), io.netpulse.tools.parse.ParseContext.streamed(0)).samples())
+            .as(out.get(i)).singleElement().satisfies(s -> assertThat(s.value()).isPositive());
+      }
+      assertThat(out.get(2)).contains("rtt min/avg/max/mdev");
     });
   }
 

@@ -44,13 +44,15 @@ class ProceduresTest {
 
   @Test
   void latencyIsQperfThenPing() throws Exception {
-    // seed 000: qperf &  /  qperf [server] -t 60 tcp_lat udp_lat -m 64 -vvu  /  ping [server] -c 120
+    // seed 000: qperf &  /  qperf [server] -t 60 tcp_lat udp_lat -m 64 -vvu  /  ping [server] -c 120; with the default
+    // stop (steady, precision) qperf's two tests as loops of 1-s tests, each a stage that can stop when precise
     TestProcedure p = only("{ type: latency, duration: 60s, ping_count: 120 }");
     assertThat(rendered(p.servers())).containsExactly("sut: qperf -lp 19765");
     assertThat(rendered(p.clients())).containsExactly(
-        "peer: qperf 198.18.0.2 -lp 19765 -t 60 tcp_lat udp_lat -m 64 -vvu",
+        "peer: stdbuf -oL qperf 198.18.0.2 -lp 19765 -t 1 -m 64 -vvu -oo timeout:5:64:1 tcp_lat",
+        "peer: stdbuf -oL qperf 198.18.0.2 -lp 19765 -t 1 -m 64 -vvu -oo timeout:5:64:1 udp_lat",
         "peer: env LC_ALL=C ping -c 120 198.18.0.2");
-    assertThat(p.clients()).extracting(HostCommand::stage).containsExactly(1, 2);
+    assertThat(p.clients()).extracting(HostCommand::stage).containsExactly(1, 2, 3);
     assertThat(p.results()).extracting(ResultRule::metric).containsExactly("tcp_lat_us", "udp_lat_us", "rtt_avg_ms");
     assertThat(p.results()).extracting(ResultRule::unit).containsExactly("us", "us", "ms");
   }

@@ -367,6 +367,99 @@ class RepetitionScheduleTest {
     assertThat(marks.measuringEnd()).as("cut at the tools' end, as a fixed stop").isEqualTo(UP + 30_000);
   }
 
+  /**
+   * A latency test stopped when precise: qperf's tcp_lat loop (stage 1), its udp_lat loop (stage 2), each judged on
+   * its own metric, then ping (stage 3), which runs its count. tcp_lat is precise 12 s after its release and is
+   * stopped; udp_lat never is and runs its 60 s; ping its 120.
+   */
+  @Test
+  void aStagedPrecisionStopStopsEachJudgedStageWhenPreciseAndRunsTheOthersToTheirEnd() throws Exception {
+    java.util.SortedMap<Integer, Duration> judged = new java.util.TreeMap<>(
+        java.util.Map.of(1, Duration.ofSeconds(60), 2, Duration.ofSeconds(60)));
+    RepetitionSchedule s = schedule(new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(60),
+        Duration.ofSeconds(10), 3, false, false, true, judged));
+    List<String> asked = new ArrayList<>();
+    RepetitionSchedule.Steadiness stage1Precise = new RepetitionSchedule.Steadiness() {
+      @Override
+      public Optional<RepetitionSchedule.Settled> await(long from, long clientsUp, Duration timeout) {
+        throw new AssertionError("a staged stop asks by stage");
+      }
+
+      @Override
+      public Optional<RepetitionSchedule.Settled> await(int stage, long from, long clientsUp, Duration timeout) {
+        asked.add("stage " + stage + " from " + (from - T0) + " for " + timeout.toMillis());
+        if (stage == 1) {
+          clock.set(clientsUp + 12_000);
+          return Optional.of(RepetitionSchedule.Settled.of("20.1 us ± 0.90 %"));
+        }
+        clock.advance(timeout.toMillis());
+        return Optional.empty();
+      }
+    };
+    RepetitionSchedule.Clients clients = new RepetitionSchedule.Clients() {
+      private long released;
+
+      @Override
+      public long release(int stage) {
+        calls.add("release " + stage + "@" + (clock.millis() - T0));
+        clock.advance(STARTUP);
+        released = clock.millis();
+        return released;
+      }
+
+      @Override
+      public Optional<RepetitionSchedule.LostLoad> await(int stage) {
+        calls.add("await " + stage + "@" + (clock.millis() - T0));
+        clock.set(Math.max(clock.millis(), released + (stage == 3 ? 120_000 : 60_300)));
+        return Optional.empty();
+      }
+
+      @Override
+      public void stop(int stage) {
+        calls.add("stop " + stage + "@" + (clock.millis() - T0));
+        clock.advance(200);
+      }
+    };
+    RepetitionSchedule.Phases phases = phases();
+    List<String> precise = new ArrayList<>();
+    s.run(marks, clients, stage1Precise, new RepetitionSchedule.Phases() {
+      @Override
+      public void warmup(long at) {
+        phases.warmup(at);
+      }
+
+      @Override
+      public void measuring(RepetitionSchedule.Measuring m) {
+        phases.measuring(m);
+      }
+
+      @Override
+      public void stagePrecise(int stage, RepetitionSchedule.Measuring m) {
+        precise.add(stage + " after " + m.steadyAfterMs() + " at " + m.figure());
+      }
+    });
+
+    // stage 1 released at 0 (up at 500), measured from 2,500; precise at 12,500 and stopped; stage 2 up at 13,200,
+    // waited for until its 60 s are up (73,200), ends at 73,500; stage 3 up at 74,000, ends 120 s later
+    assertThat(calls).containsExactly("warmup@0", "release 1@0", "measuring@2500", "stop 1@12500", "release 2@12700",
+        "await 2@73200", "release 3@73500", "await 3@74000");
+    assertThat(asked).containsExactly("stage 1 from 2500 for 58000", "stage 2 from 13200 for 60000");
+    assertThat(precise).containsExactly("1 after 12500 at 20.1 us ± 0.90 %");
+    assertThat(marks.preciseStages()).containsExactly(java.util.Map.entry(1, 12_500L));
+    assertThat(marks.measuringStart()).isEqualTo(UP + 2_000);
+    assertThat(marks.measuringEnd()).as("through the last stage's end").isEqualTo(T0 + 74_000 + 120_000);
+    assertThat(marks.steadyAfter()).isEqualTo(-1);
+  }
+
+  @Test
+  void judgedStagesNeedAPrecisionStopAndStagesThatExist() {
+    java.util.SortedMap<Integer, Duration> judged = new java.util.TreeMap<>(java.util.Map.of(3, Duration.ofSeconds(5)));
+    assertThatThrownBy(() -> new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(60),
+        Duration.ofSeconds(10), 2, false, false, true, judged)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(60),
+        Duration.ofSeconds(10), 3, false, false, false, judged)).isInstanceOf(IllegalArgumentException.class);
+  }
+
   @Test
   void aConnectionClimbIsNeverAPrecisionStop() {
     assertThatThrownBy(() -> new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(30), null, 1,

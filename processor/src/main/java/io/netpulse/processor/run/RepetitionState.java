@@ -33,6 +33,11 @@ public final class RepetitionState {
   public boolean failed;
   /** Why its measuring ended, from the STOPPING event ({@code RunEvent.STOP_*}); null: not said. */
   public String stopReason;
+  /**
+   * Result metric → why its own measuring ended, where the repetition's metrics stopped for different reasons (a
+   * latency test's stages); empty otherwise and in states written before it.
+   */
+  public Map<String, String> stopReasons = new HashMap<>();
   /** Tool figures: sample metric → instance → value, so a figure delivered twice counts once. */
   public Map<String, Map<String, Double>> figures = new HashMap<>();
   /**
@@ -44,6 +49,11 @@ public final class RepetitionState {
   /** What picks the result rules: the type when the lifecycle gave one, else the test's name. */
   public String rulesKey() {
     return type != null ? type : test;
+  }
+
+  /** Why {@code metric}'s measuring ended: its own reason where the STOPPING event gave one, else the repetition's. */
+  public String stopReasonOf(String metric) {
+    return stopReasons.getOrDefault(metric, stopReason);
   }
 
   public boolean closed() {

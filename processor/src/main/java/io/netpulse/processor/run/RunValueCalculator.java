@@ -58,8 +58,10 @@ final class RunValueCalculator {
   /**
    * A figure's stand-in when the tools were stopped before printing one: the sum over instances of each one's
    * mean interim rate over the measuring window, i.e. the mean of the per-second sums; for a printed figure
-   * ({@code sum} false) that sum divided by the instances, as its figures would be averaged. Its precision is that of
-   * the window's whole per-second sums (scale-free: the same for the sum and the average).
+   * ({@code sum} false) that sum divided by the instances, as its figures would be averaged; a latency from a rate of
+   * messages (qperf's 1-s loop) is one second over it, the harmonic mean of the per-second latencies, as qperf makes
+   * its figure over a whole run. Its precision is that of the window's whole per-second sums (scale-free: the same for
+   * the sum and the average, and to first order for the reciprocal).
    */
   private static Optional<RunValue> interimValue(String run, RepetitionState rep, Metric rule,
       List<Sample> interim, boolean sum) {
@@ -73,8 +75,9 @@ final class RunValueCalculator {
     }
     Sample first = interim.get(0);
     boolean oneHost = interim.stream().allMatch(s -> java.util.Objects.equals(s.host(), first.host()));
-    double value = sum ? total.value().getAsDouble() : total.value().getAsDouble() / total.instances();
-    return Optional.of(runValue(run, rep, rule, value, oneHost ? first.host() : null, null, total.instances(),
+    double rate = sum ? total.value().getAsDouble() : total.value().getAsDouble() / total.instances();
+    return Optional.of(runValue(run, rep, rule, rule.figureOfInterimRate(rate), oneHost ? first.host() : null, null,
+        total.instances(),
         precision(InterimRates.secondSums(pieces, rep.start, rep.end))));
   }
 
@@ -182,7 +185,7 @@ final class RunValueCalculator {
       String host, String iface, long inputs, Double precision) {
     return new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), value, rule.unit(),
         host, iface, inputs, rep.start, rep.end, rep.execution, rep.labels, rep.hostFacts, rep.repetitionsPlanned,
-            null, rep.stopReason, precision);
+            null, rep.stopReasonOf(rule.metric()), precision);
   }
 
   static List<Sample> of(List<Sample> samples, String metric) {

@@ -113,6 +113,9 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     if (e.phase() == RunEvent.Phase.STOPPING && e.stopReason() != null) {
       rep.stopReason = e.stopReason();
     }
+    if (e.phase() == RunEvent.Phase.STOPPING && e.stopReasons() != null) {
+      rep.stopReasons = new java.util.HashMap<>(e.stopReasons());
+    }
     boolean closes = false;
     boolean interrupted = e.phase() == RunEvent.Phase.FAILED && RunEvent.INTERRUPTED.equals(e.stopReason());
     if (e.phase() == RunEvent.Phase.MEASURING) {
@@ -174,7 +177,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
             .filter(r -> r.fromSamples() && r.sourceMetric().equals(s.metric())).toList());
       } else if (interim && s.ts() >= rep.start && s.ts() < rep.end + INTERIM_MARGIN_MS) {
         emit(run, rep, Catalog.metricsOfRun(rep.rulesKey(), rep.iface).stream()
-            .filter(r -> s.metric().equals(r.interim())).toList());
+            .filter(r -> s.metric().equals(r.interimMetric())).toList());
       }
     }
   }
@@ -205,7 +208,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     List<Sample> around = stored ? windowSamples(run, rep) : List.of();
     List<Sample> window = around.stream().filter(s -> rep.inWindow(s.ts())).toList();
     for (Metric rule : rules) {
-      String interim = rule.interim();
+      String interim = rule.interimMetric();
       RunValueCalculator.value(run, rep, rule, RunValueCalculator.of(window, rule.sourceMetric()),
               interim == null ? List.of() : RunValueCalculator.of(around, interim))
           .ifPresent(v -> context.forward(new Record<>(v.resultKey(), v, rep.end)));

@@ -1,6 +1,7 @@
 package io.netpulse.processor.run;
 
 import io.netpulse.common.catalog.Catalog;
+import io.netpulse.common.catalog.Metric;
 
 import io.netpulse.common.event.RunEvent;
 import io.netpulse.common.event.Sample;
@@ -118,7 +119,9 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     if (seconds == null) {
       seconds = new InterimSeconds();
     }
-    Integer clients = latest == null || latest.planned() == null ? null : latest.planned().clients();
+    // a sum needs every client's share of a second; a figure each instance prints alone (qperf's loop) does not wait
+    Integer clients = latest == null || latest.planned() == null || !Catalog.interimIsSummed(s.metric()) ? null
+        : latest.planned().clients();
     List<InterimSeconds.Second> done = seconds.add(InterimRates.instanceOf(s), s.ts(), s.value(),
         clients == null ? 0 : clients);
     interims.put(key, seconds);
@@ -149,8 +152,8 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     SteadyDetector.Verdict settled = detector.add(ts, value, metric.equals(config.risingMetric()), config, renew);
     windows.put(key, detector);
     if (settled != null) {
-      context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,
-          settled.mean(), unit, settled.windowMs(), settled.spread(), settled.ts()), recordTs));
+      context.forward(new Record<>(run, inFigureUnit(new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,
+          settled.mean(), unit, settled.windowMs(), settled.spread(), settled.ts())), recordTs));
     }
   }
 
@@ -189,10 +192,24 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       // a sar row stamped W counts only in a window reaching W + 1 s (RunValueCalculator.wholeSeconds); a summed
       // second (no host: a sum over instances) is exact, and ends at its stamp
       long endTs = host == null ? precise.ts() : precise.ts() + PrecisionJudge.SAMPLE_MS;
-      context.forward(new Record<>(run, new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric, precise.mean(),
-          unit, precise.spanMs(), precise.spread(), precise.ts(), RunEvent.Steady.PRECISION, precise.precision(),
-          precise.startTs(), endTs), recordTs));
+      context.forward(new Record<>(run, inFigureUnit(new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,
+          precise.mean(), unit, precise.spanMs(), precise.spread(), precise.ts(), RunEvent.Steady.PRECISION,
+          precise.precision(), precise.startTs(), endTs)), recordTs));
     }
+  }
+
+  /**
+   * A report judged on a figure's interim lines that are rates of a time (qperf's loop: messages/s for tcp_lat_us) in
+   * the figure's own unit, so that it reads as the value the run will report; the precision is relative, the same to
+   * first order. Others as they are.
+   */
+  private static SteadyEvent inFigureUnit(SteadyEvent e) {
+    Metric figure = Catalog.reciprocalFigure(e.metric());
+    if (figure == null || !(e.value() > 0)) {
+      return e;
+    }
+    return new SteadyEvent(e.schema(), e.run(), e.host(), e.iface(), e.metric(), figure.figureOfInterimRate(e.value()),
+        figure.unit(), e.windowMs(), e.spread(), e.ts(), e.criterion(), e.precision(), e.startTs(), e.endTs());
   }
 
   /**

@@ -98,17 +98,22 @@ public final class QperfParser implements OutputParser {
     };
   }
 
+  /** A latency in qperf's unit (ns, us, ms, sec) in microseconds; NaN for an unknown unit. */
+  static double microseconds(double v, String unit) {
+    return switch (unit.toLowerCase(Locale.ROOT)) {
+      case "ns" -> v / 1000.0;
+      case "us" -> v;
+      case "ms" -> v * 1000.0;
+      case "sec", "s" -> v * 1e6;
+      default -> Double.NaN;
+    };
+  }
+
   /** To us for latency, bit/s for bandwidth, messages/s for rates; NaN for an unknown unit. */
   private static double convert(String field, double v, String unit) {
     String u = unit.toLowerCase(Locale.ROOT);
     if (field.equals("latency")) {
-      return switch (u) {
-        case "ns" -> v / 1000.0;
-        case "us" -> v;
-        case "ms" -> v * 1000.0;
-        case "sec", "s" -> v * 1e6;
-        default -> Double.NaN;
-      };
+      return microseconds(v, unit);
     }
     if (!u.endsWith("/sec")) {
       return Double.NaN;
