@@ -36,7 +36,12 @@ class RunCommandTest {
         .contains("test 3 (rx_bandwidth): 8 stream(s), tools run 35s")
         .contains("    peer     client  netperf -H 198.18.0.2 -t TCP_STREAM -l 35 -p 5008 -D 1 -- -m 1440")
         .contains("    sut      sampler env LC_ALL=C S_TIME_FORMAT=ISO TZ=UTC sar -n DEV 1")
-        .contains("    peer     client  (after stage 1) env LC_ALL=C ping -c 10 198.18.0.2")
+        // latency with the precision stop: qperf's tests as 1-s loops in stages of their own, then ping
+        .contains("    peer     client  stdbuf -oL qperf 198.18.0.2 -lp 19765 -t 1 -m 64 -vvu -oo timeout:5:14:1 tcp_lat")
+        .contains("    peer     client  (after stage 2) env LC_ALL=C ping -c 10 198.18.0.2")
+        .contains("  result tcp_lat_us [us] = 1 s over the mean of qperf-tcp_lat interim_tcp_lat_msg_rate on peer (its "
+            + "1-s tests; as qperf reduces a run)")
+        .contains("  result rtt_avg_ms [ms] = ping rtt_avg_ms on peer as the tool prints it")
         .contains("  result rx_bps [bit/s] = mean of sar-dev rx_bps on sut eth0 over the measuring phase");
     // 10 tests × 3 repetitions
     assertThat(r.out().lines().filter(l -> l.startsWith("  repetition ")).count()).isEqualTo(30);

@@ -40,7 +40,7 @@ public final class Sources {
   /**
    * The measurement a source's values are written under on {@code metrics} and in the store, Telegraf's names where
    * Telegraf has the input: {@code net} for interface counters, {@code netstat} for the TCP table, {@code cpu}; else
-   * the tool's name.
+   * the tool's name ({@code qperf} for qperf's 1-s loops too).
    */
   public static String measurementOf(String source) {
     if (source == null) {
@@ -50,6 +50,7 @@ public final class Sources {
       case SAR_DEV, PROC_NET_DEV -> NET;
       case SS_SUMMARY -> NETSTAT;
       case PROC_STAT -> CPU;
+      case QPERF_TCP_LAT_LOOP, QPERF_UDP_LAT_LOOP -> QPERF; // one qperf measurement, a field per test's loop
       default -> source;
     };
   }

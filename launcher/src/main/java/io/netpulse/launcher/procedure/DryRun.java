@@ -71,12 +71,16 @@ public final class DryRun {
       out.printf("  run events: type %s, sut %s%s; results under %s/EXECUTION/%s/METRIC%n", t.type().yamlName(),
           t.sut(), p.sutIface() == null ? "" : ", iface " + p.sutIface(), plan.name(), t.name());
       for (ResultRule r : p.results()) {
-        String from = r.source() + " " + r.sampleMetric()
-            + (r.host() == null ? "" : " on " + r.host()) + (r.iface() == null ? "" : " " + r.iface());
+        String where = (r.host() == null ? "" : " on " + r.host()) + (r.iface() == null ? "" : " " + r.iface());
+        String from = r.source() + " " + r.sampleMetric() + where;
+        // a tool run as a loop of 1-s tests of its own (qperf's with the precision stop): the figure is made from them
+        boolean loop = r.interimSource() != null && !r.interimSource().equals(r.source())
+            && p.clients().stream().anyMatch(c -> c.tool().equals(r.interimSource()));
         out.printf("  result %s [%s] = %s%n", r.metric(), r.unit(), switch (r.how()) {
           case MEAN_ON_SUT -> "mean of " + from + " over the measuring phase";
           case SUM_OVER_INSTANCES -> "sum over instances of " + from;
-          case AS_PRINTED -> from + " as the tool prints it";
+          case AS_PRINTED -> loop ? "1 s over the mean of " + r.interimSource() + " " + r.interim() + where
+              + " (its 1-s tests; as qperf reduces a run)" : from + " as the tool prints it";
           case MAX_OVER_WINDOW -> "largest " + from + " once it stops rising";
         });
       }

@@ -147,7 +147,10 @@ final class RepetitionRunner {
     Lifecycle life = new Lifecycle(ctx, procedure, repetition, run);
     last = life;
     ctx.current().set(life);
-    ctx.progress().startRepetition(test, repetition, schedule.plannedSeconds());
+    // clients in stages run one stage after the other: the bar's length is their sum, not one stage's time
+    ctx.progress().startRepetition(test, repetition, Math.max(schedule.plannedSeconds(),
+        procedure.clients().stream().mapToInt(HostCommand::stage).max().orElse(1) > 1
+            ? StagedStop.plannedSeconds(procedure) : 0));
     long began = now();
     RepetitionSchedule.Marks marks = new RepetitionSchedule.Marks();
     HostPreparation irqs = null;

@@ -54,6 +54,19 @@ final class StagedStop {
   }
 
   /**
+   * How long a test in stages runs when no stage stops early: each stage's time one after the other (seed 000's
+   * latency: qperf's 2 × 60 s and ping's 120), for the progress bar; the tools' time for a test of one stage.
+   */
+  static long plannedSeconds(TestProcedure p) {
+    Set<Integer> stages = new java.util.TreeSet<>();
+    p.clients().forEach(c -> stages.add(c.stage()));
+    if (stages.size() < 2) {
+      return p.toolSeconds();
+    }
+    return stageTimes(p, stages).values().stream().mapToLong(Duration::toSeconds).sum();
+  }
+
+  /**
    * A staged precision stop's reasons by result metric: a judged stage's metric precise where it was stopped so
    * ({@code precise}: those stages), else (it ran its loop out) the duration; the figures printed by the other stages'
    * clients ran their duration.

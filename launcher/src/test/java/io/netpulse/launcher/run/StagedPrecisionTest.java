@@ -59,6 +59,8 @@ class StagedPrecisionTest {
     assertThat(shape.stages()).isEqualTo(3);
     assertThat(StagedStop.stageTimes(p, judged.keySet())).containsExactly(java.util.Map.entry(1, Duration.ofSeconds(60)),
         java.util.Map.entry(2, Duration.ofSeconds(60)));
+    // the progress bar's length when no stage stops early: 60 + 60 + 120 s
+    assertThat(StagedStop.plannedSeconds(p)).isEqualTo(240);
     // tcp_lat stopped precise, udp_lat ran its loop out, ping its count
     assertThat(StagedStop.stopReasons(p, judged, java.util.Set.of(1))).containsExactly(
         java.util.Map.entry("tcp_lat_us", "precise"), java.util.Map.entry("udp_lat_us", "duration"),
@@ -75,6 +77,7 @@ class StagedPrecisionTest {
           "qperf 198.18.0.2 -lp 19765 -t 60 tcp_lat udp_lat -m 64 -vvu");
       assertThat(StagedStop.judgedStages(p)).as(stop).isEmpty();
       assertThat(RepetitionRunner.steadyStoppable(p)).as(stop + ": ping prints its figure at its end").isFalse();
+      assertThat(StagedStop.plannedSeconds(p)).as(stop + ": qperf's two 60-s tests, then 120 pings").isEqualTo(240);
     }
   }
 }
