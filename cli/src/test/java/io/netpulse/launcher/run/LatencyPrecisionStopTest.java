@@ -18,11 +18,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seed 000's latency test with {@code stop: steady} and the precision criterion, on the namespace test hosts with
- * real qperf and ping: tcp_lat and udp_lat each run as a loop of 1-s tests in a stage of their own, each stopped when
- * the processor reports its mean precise, then ping runs its count. Each latency is checked against the loop's lines
- * read back from {@code lines} and reduced by hand as qperf reduces a run (its time over its messages: one second over
- * the mean of the 1-s message rates), and each metric says why it stopped.
+ * Seed 000's latency test with {@code qperf_loop: true}, {@code stop: steady} and the precision criterion, on the
+ * namespace test hosts with real qperf and ping: tcp_lat and udp_lat each run as a loop of 1-s tests in a stage of
+ * their own, each stopped when the processor reports its mean precise, then ping runs its count. Each latency is
+ * checked against the loop's lines read back from {@code lines} and reduced by hand as qperf reduces a run (its time
+ * over its messages: one second over the mean of the 1-s message rates), and each metric says why it stopped.
  *
  * <p>The plan's precision is loose (±50 %): per-second latencies between namespaces on two shared cores swing by tens
  * of percent, and what is checked here is that each stage stops on its own verdict and is valued right, not how
@@ -46,7 +46,7 @@ class LatencyPrecisionStopTest {
         stop: steady
         warmup: 1s
         steady: { precision: 50%, min_measure: 5s }""",
-        "{ type: latency, duration: " + DURATION_S + "s, ping_count: 3 }");
+        "{ type: latency, duration: " + DURATION_S + "s, ping_count: 3, qperf_loop: true }");
     SharedPipeline pipeline = SharedPipeline.get();
     long t0 = System.nanoTime();
     RunEndToEndTest.Run run = RunEndToEndTest.run(plan, pipeline.runArgs());
@@ -98,7 +98,7 @@ class LatencyPrecisionStopTest {
     return out;
   }
 
-  /** qperf's reduction of a run: its time over its messages, i.e. one second over the mean 1-s rate, from {@code from}. */
+  /** qperf's reduction of a run, its time over its messages: one second over the mean 1-s rate, from {@code from}. */
   private static double harmonicMean(List<double[]> seconds, long from) {
     double rates = 0;
     int n = 0;

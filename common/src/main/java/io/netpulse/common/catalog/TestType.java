@@ -37,7 +37,7 @@ public record TestType(String yamlName, List<String> ownKeys, Duration duration,
 
   /** Keys every test accepts. */
   public static final List<String> COMMON_KEYS =
-      List.of("type", "name", "duration", "warmup", "repetitions", "sut", "peer");
+      List.of("type", "name", "duration", "warmup", "repetitions", "steady", "sut", "peer");
 
   private static final Metric RX_BPS = Metric.sarOnSut("rx_bps", Units.BITS_PER_S);
   private static final Metric RX_PPS_SAR = Metric.sarOnSut("rx_pps", Units.PACKETS_PER_S);
@@ -62,7 +62,7 @@ public record TestType(String yamlName, List<String> ownKeys, Duration duration,
       List.of("streams", "streams_per_queue", "tool", "message", "port", "clients", "rate", "no_delay", "sar");
 
   /** qperf tcp_lat udp_lat -m 64 and ping (seed 000). */
-  public static final TestType LATENCY = type("latency", 10).keys("message", "ping_count", "port")
+  public static final TestType LATENCY = type("latency", 10).keys("message", "ping_count", "port", "qperf_loop")
       .numbers("message", 64, "port", 19765).tools("qperf").metrics(TCP_LAT, UDP_LAT, PING_AVG).build();
   /** sockperf sr --tcp / pp --tcp -m 14 (seeds 001, 004). */
   public static final TestType SOCKPERF_LATENCY = type("sockperf_latency", 10).keys("message", "port")

@@ -108,7 +108,7 @@ public final class PlanLoader {
         s -> StopMode.valueOf(s.toUpperCase(Locale.ROOT)));
     SteadySpec steady = steady(m);
     PrepareSpec prepare = prepare(m);
-    List<TestSpec> tests = tests(m, hosts, repetitions, warmup);
+    List<TestSpec> tests = tests(m, hosts, repetitions, warmup, steady);
     return new Plan(Path.of(file), name, hosts, repetitions,
         warmup, stop, steady, prepare, tests, labels(m));
   }
@@ -146,20 +146,28 @@ public final class PlanLoader {
   }
 
   private SteadySpec steady(MapNode plan) {
-    Node n = r.value(plan, "steady");
-    MapNode m = n == null ? null : r.mapping(n, "steady");
+    return steady(r, plan, "steady", SteadySpec.DEFAULT);
+  }
+
+  /**
+   * The {@code steady:} mapping of {@code owner} (the plan, or a test that overrides some of the plan's), each key
+   * it does not give taken from {@code defaults}.
+   */
+  static SteadySpec steady(PlanReader r, MapNode owner, String where, SteadySpec defaults) {
+    Node n = r.value(owner, "steady");
+    MapNode m = n == null ? null : r.mapping(n, where);
     if (m == null) {
-      return SteadySpec.DEFAULT;
+      return defaults;
     }
-    r.onlyKeys(m, STEADY_KEYS, "steady");
-    SteadySpec d = SteadySpec.DEFAULT;
-    SteadySpec.Criterion criterion = r.choice(m, "criterion", "steady", d.criterion(),
+    r.onlyKeys(m, STEADY_KEYS, where);
+    SteadySpec d = defaults;
+    SteadySpec.Criterion criterion = r.choice(m, "criterion", where, d.criterion(),
         java.util.Arrays.stream(SteadySpec.Criterion.values()).map(SteadySpec.Criterion::yamlName).toList(),
         c -> SteadySpec.Criterion.valueOf(c.toUpperCase(java.util.Locale.ROOT)));
-    return new SteadySpec(r.duration(m, "window", "steady", d.window(), false),
-        r.percent(m, "spread", "steady", d.spreadPercent()), r.percent(m, "rise", "steady", d.risePercent()),
-        criterion, r.percent(m, "precision", "steady", d.precisionPercent()),
-        r.duration(m, "min_measure", "steady", d.minMeasure(), true));
+    return new SteadySpec(r.duration(m, "window", where, d.window(), false),
+        r.percent(m, "spread", where, d.spreadPercent()), r.percent(m, "rise", where, d.risePercent()),
+        criterion, r.percent(m, "precision", where, d.precisionPercent()),
+        r.duration(m, "min_measure", where, d.minMeasure(), true));
   }
 
   private PrepareSpec prepare(MapNode plan) {
@@ -174,7 +182,8 @@ public final class PlanLoader {
         r.irqAffinity(m, "prepare"));
   }
 
-  private List<TestSpec> tests(MapNode plan, Map<String, HostSpec> hosts, int repetitions, Duration warmup) {
+  private List<TestSpec> tests(MapNode plan, Map<String, HostSpec> hosts, int repetitions, Duration warmup,
+      SteadySpec steady) {
     List<TestSpec> tests = new ArrayList<>();
     Node n = r.required(plan, "tests", "the plan", "a list of tests, e.g. - { type: latency, duration: 10s }");
     if (n == null) {
@@ -191,7 +200,7 @@ public final class PlanLoader {
     Map<String, Integer> named = new java.util.HashMap<>();
     for (Node item : list.items()) {
       index++;
-      TestSpec t = new TestReader(r, index, hosts, repetitions, warmup).read(item);
+      TestSpec t = new TestReader(r, index, hosts, repetitions, warmup, steady).read(item);
       if (t == null) {
         continue;
       }

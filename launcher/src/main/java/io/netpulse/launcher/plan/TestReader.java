@@ -27,12 +27,15 @@ final class TestReader {
   private final Map<String, HostSpec> hosts;
   private final int planRepetitions;
   private final Duration planWarmup;
+  private final SteadySpec planSteady;
 
   /** The shortest measuring window that holds a whole sar row whatever its phase. */
   private static final long MIN_WHOLE_ROWS_MS = 3_000;
 
-  TestReader(PlanReader r, int index, Map<String, HostSpec> hosts, int repetitions, Duration warmup) {
+  TestReader(PlanReader r, int index, Map<String, HostSpec> hosts, int repetitions, Duration warmup,
+      SteadySpec steady) {
     this.r = r;
+    this.planSteady = steady;
     this.index = index;
     this.hosts = hosts;
     this.planRepetitions = repetitions;
@@ -59,6 +62,8 @@ final class TestReader {
     Duration duration = r.duration(m, "duration", where, defaultDuration(type), false);
     Duration warmup = r.duration(m, "warmup", where, planWarmup, true);
     int repetitions = r.integer(m, "repetitions", where, planRepetitions, 1, 1000);
+    // the plan's steady settings, with what this test says of its own (a latency at ±5 % beside rates at ±1 %)
+    SteadySpec steady = PlanLoader.steady(r, m, where + " steady", planSteady);
     warnShortMeasurement(m, type, duration, where);
     String sut = hostRef(m, "sut", where, true);
     String peer = hostRef(m, "peer", where, needsPeer(type, m));
@@ -100,10 +105,11 @@ final class TestReader {
     String c1000kDir = type == TestType.CONCURRENT_CONNECTIONS ? c1000kDir(m, where) : null;
     TrafficOptions options = new TrafficOptions(
         traffic.sarHosts(m, type, sut, TrafficReader.usedHosts(sut, server, clients, senders), where),
-        traffic.noDelay(m, type, tool, where), sharedPort);
+        traffic.noDelay(m, type, tool, where), sharedPort,
+        type == TestType.LATENCY && r.bool(m, "qperf_loop", where, false));
     return new TestSpec(index, type, name, duration, warmup, repetitions, sut, peer, streams, tool, message,
         request, response, port, portStep, listeners, pingCount, target, rate, clients, senders, server,
-        reverse, irq, c1000kDir, perListener, options);
+        reverse, irq, c1000kDir, perListener, options, steady);
   }
 
   /**

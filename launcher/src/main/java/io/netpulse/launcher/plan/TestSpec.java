@@ -21,6 +21,8 @@ import java.util.List;
  * @param portsPerListener concurrent_connections: consecutive ports each listener serves from its port (c1000k's
  *     server: 100)
  * @param options sar hosts and tool options that say what the seeds' command lines say
+ * @param steady when {@code stop: steady} ends its repetitions: the plan's {@code steady:}, with the keys the test's own
+ *     {@code steady:} gives in their place
  */
 public record TestSpec(
     int index,
@@ -49,7 +51,8 @@ public record TestSpec(
     IrqAffinity irqAffinity,
     String c1000kDir,
     Integer portsPerListener,
-    TrafficOptions options) {
+    TrafficOptions options,
+    SteadySpec steady) {
 
   /** "test 3 (rx_bandwidth)" or "test 3 (name)", for messages. */
   public String label() {

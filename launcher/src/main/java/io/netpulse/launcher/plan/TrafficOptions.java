@@ -10,11 +10,13 @@ import java.util.List;
  * @param noDelay          netperf's test-specific {@code -D} (TCP_NODELAY), after {@code --} (seeds 001, 004)
  * @param sharedServerPort udp_stream: one {@code netserver} on {@code port} for every sender (seed 002) instead of
  *                         one per instance on {@code port + i} (seed 003)
+ * @param qperfLoop        latency ({@code qperf_loop: true}): qperf's tests as loops of 1-s tests that can each stop
+ *                         when precise, instead of the seed's one run of each (docs/steady-state.md)
  */
-public record TrafficOptions(List<String> sarHosts, boolean noDelay, boolean sharedServerPort) {
+public record TrafficOptions(List<String> sarHosts, boolean noDelay, boolean sharedServerPort, boolean qperfLoop) {
 
   /** Nothing added: tests that take none of these keys. */
-  public static final TrafficOptions NONE = new TrafficOptions(List.of(), false, false);
+  public static final TrafficOptions NONE = new TrafficOptions(List.of(), false, false, false);
 
   public TrafficOptions {
     sarHosts = List.copyOf(sarHosts);

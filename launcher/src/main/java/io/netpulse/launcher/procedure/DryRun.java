@@ -38,7 +38,10 @@ public final class DryRun {
 
   /** The steady settings as the plan line says them: the precision criterion's, or the spread rule's. */
   private String steadyText() {
-    var st = plan.steady();
+    return steadyText(plan.steady());
+  }
+
+  private static String steadyText(io.netpulse.launcher.plan.SteadySpec st) {
     String window = "window " + Durations.format(st.window());
     String rise = "rise " + st.risePercent() + " %";
     return st.precision() ? "precision " + st.precisionPercent() + " %, min_measure "
@@ -68,6 +71,9 @@ public final class DryRun {
           own.isEmpty() ? "" : " (" + own + ", one stage after the other)",
           p.irqAffinity() == null ? "" : ", IRQs matching '" + p.irqAffinity().match() + "' bound to CPUs "
               + p.irqAffinity().firstCpu() + " step " + p.irqAffinity().cpuStep() + " (restored afterwards)");
+      if (plan.stop() == io.netpulse.launcher.plan.StopMode.STEADY && !t.steady().equals(plan.steady())) {
+        out.printf("  stop: steady (%s), the test's own%n", steadyText(t.steady()));
+      }
       out.printf("  run events: type %s, sut %s%s; results under %s/EXECUTION/%s/METRIC%n", t.type().yamlName(),
           t.sut(), p.sutIface() == null ? "" : ", iface " + p.sutIface(), plan.name(), t.name());
       for (ResultRule r : p.results()) {

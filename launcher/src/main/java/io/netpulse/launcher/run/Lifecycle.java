@@ -47,8 +47,9 @@ final class Lifecycle {
 
   private RunEvent event(Phase phase, long ts, String reason) {
     RunEvent e = procedure.runEvent(run, ctx.plan().name(), repetition, phase, ts, reason)
-        .inExecution(ctx.execution(), steady(ctx)).withPlanned(planned()).withSharedWithNetpulse(shared(ctx,
-            procedure.test())).withPlanLabels(ctx.plan().labels(), procedure.test().repetitions());
+        .inExecution(ctx.execution(), steady(ctx, procedure.test())).withPlanned(planned())
+        .withSharedWithNetpulse(shared(ctx, procedure.test()))
+        .withPlanLabels(ctx.plan().labels(), procedure.test().repetitions());
     // the host facts once per repetition (they are the bulk of an event), where it starts
     return phase == Phase.PREPARING && ctx.facts() != null ? e.withHostFacts(ctx.hostInfo(procedure.test())) : e;
   }
@@ -131,19 +132,20 @@ final class Lifecycle {
       String run = RunIds.run(ctx.execution(), test, rep);
       ctx.publisher().publish(RunEvent.ofRepetition(run, ctx.plan().name(), test.name(), rep, Phase.FAILED,
           System.currentTimeMillis(), reason, test.type().yamlName(), test.sut(), null).inExecution(ctx.execution(),
-              steady(ctx))
+              steady(ctx, test))
           .withSharedWithNetpulse(shared(ctx, test)).withPlanLabels(ctx.plan().labels(), test.repetitions()));
     }
   }
 
   /**
-   * The plan's thresholds, as fractions, for the processor's steady detector. Under {@code stop: fixed} nothing waits
+   * The test's thresholds (the plan's, with the test's own in their place), as fractions, for the processor's steady
+   * detector. Under {@code stop: fixed} nothing waits
    * for a precise report, so the precision judge (every sample of every series of the run, kept and judged again each
    * second) is not asked for: the spread rule's windows, as before, cost little. (Asking for it made the whole cli
    * suite's shared pipelines slower: CI's cli module 11:45 → 13:01.)
    */
-  static RunEvent.Steady steady(ExecutionContext ctx) {
-    var s = ctx.plan().steady();
+  static RunEvent.Steady steady(ExecutionContext ctx, TestSpec test) {
+    var s = test.steady();
     return s.precision() && ctx.plan().stop() == StopMode.STEADY
         ? RunEvent.Steady.ofPrecision(s.window().toMillis(), s.spreadPercent() / 100, s.risePercent() / 100,
             s.precisionPercent() / 100, s.minMeasure().toMillis())

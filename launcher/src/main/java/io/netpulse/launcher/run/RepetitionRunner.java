@@ -80,12 +80,12 @@ final class RepetitionRunner {
     this.ctx = ctx;
     this.procedure = procedure;
     this.test = procedure.test();
-    boolean precisionStop = ctx.plan().stop() == StopMode.STEADY && ctx.plan().steady().precision();
+    boolean precisionStop = ctx.plan().stop() == StopMode.STEADY && test.steady().precision();
     this.stageWatch = precisionStop ? StagedStop.judgedStages(procedure) : java.util.Collections.emptySortedMap();
     this.watched = stageWatch.isEmpty() && steadyStoppable(procedure) ? procedure.results().get(0) : null;
     boolean steady = (watched != null || !stageWatch.isEmpty()) && ctx.plan().stop() == StopMode.STEADY;
-    this.schedule = RepetitionSchedule.system(shape(procedure, steady ? ctx.plan().steady().window() : null,
-        steady && ctx.plan().steady().precision(), stageWatch.isEmpty() ? java.util.Collections.emptySortedMap()
+    this.schedule = RepetitionSchedule.system(shape(procedure, steady ? test.steady().window() : null,
+        steady && test.steady().precision(), stageWatch.isEmpty() ? java.util.Collections.emptySortedMap()
             : StagedStop.stageTimes(procedure, stageWatch.keySet())));
     this.clientEnds = new ClientEnds(ctx, procedure, schedule);
   }

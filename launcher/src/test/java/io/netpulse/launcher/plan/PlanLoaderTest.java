@@ -127,7 +127,7 @@ class PlanLoaderTest {
             stream: 8
         """);
     assertThat(errors).containsExactly("plan.yaml:7:5: unknown key 'stream' in test 1 (rx_bandwidth), "
-        + "did you mean 'streams'? expected one of: type, name, duration, warmup, repetitions, sut, peer, "
+        + "did you mean 'streams'? expected one of: type, name, duration, warmup, repetitions, steady, sut, peer, "
         + "streams, streams_per_queue, message, port, clients, no_delay, sar");
   }
 
@@ -245,6 +245,26 @@ class PlanLoaderTest {
     assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
     assertThat(Durations.parse("0.1ms")).isNull();
     assertThat(Durations.parse("10")).isNull();
+  }
+
+  @Test
+  void aTestsOwnSteadyKeysOverrideThePlansAndAreCheckedAsTheyAre() throws Exception {
+    Plan plan = load(HOSTS + """
+        steady: { precision: 1%, min_measure: 10s }
+        tests:
+          - { type: latency, steady: { precision: 5% } }
+          - { type: rx_pps }
+        """);
+    // the test's precision, the plan's min_measure, the defaults for the rest
+    assertThat(plan.tests().get(0).steady()).isEqualTo(new SteadySpec(SteadySpec.DEFAULT.window(),
+        SteadySpec.DEFAULT.spreadPercent(), SteadySpec.DEFAULT.risePercent(), SteadySpec.Criterion.PRECISION, 5.0,
+        Duration.ofSeconds(10)));
+    assertThat(plan.tests().get(1).steady()).isEqualTo(plan.steady());
+    assertThat(errorsOf(HOSTS + "tests: [ { type: latency, steady: { precison: 5% } } ]\n")).singleElement()
+        .satisfies(e -> assertThat(e).startsWith("plan.yaml:5:").contains("test 1 (latency) steady")
+            .contains("precison").contains("precision"));
+    assertThat(errorsOf(HOSTS + "tests: [ { type: latency, steady: { precision: lots } } ]\n")).singleElement()
+        .satisfies(e -> assertThat(e).contains("test 1 (latency) steady").contains("precision").contains("lots"));
   }
 
   @Test

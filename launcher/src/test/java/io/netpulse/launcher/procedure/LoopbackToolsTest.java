@@ -186,7 +186,18 @@ class LoopbackToolsTest {
       TestProcedure p = build("{ type: latency, duration: 1s, ping_count: 1, port: " + base + " }");
       startServers(p, base);
       List<String> out = runClients(p);
-      // the default stop (steady, precision): qperf's tests as loops of 1-s tests, here one each, then ping
+      assertThat(out.get(0)).contains("tcp_lat:").contains("udp_lat:").contains("latency");
+      assertThat(out.get(1)).contains("rtt min/avg/max/mdev");
+    });
+  }
+
+  @Test
+  void latencyQperfLoopsAndPing() throws Exception {
+    onFreePorts(base -> {
+      TestProcedure p = build("{ type: latency, duration: 1s, ping_count: 1, qperf_loop: true, port: " + base + " }");
+      startServers(p, base);
+      List<String> out = runClients(p);
+      // the plan's stop is steady with the precision criterion: qperf's tests as loops of 1-s tests, here one each
       assertThat(out.get(0)).contains("tcp_lat:").contains("latency").doesNotContain("udp_lat");
       assertThat(out.get(1)).contains("udp_lat:").contains("latency");
       for (int i = 0; i < 2; i++) {

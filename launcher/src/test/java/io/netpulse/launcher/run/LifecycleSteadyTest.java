@@ -14,13 +14,31 @@ import org.junit.jupiter.api.Test;
 class LifecycleSteadyTest {
 
   private static RunEvent.Steady steadyOf(String header) throws Exception {
+    return steadyOf(header, "{ type: rx_pps, tool: iperf3 }");
+  }
+
+  private static RunEvent.Steady steadyOf(String header, String test) throws Exception {
     Plan plan = PlanLoader.parse("p.yaml", Path.of("/p"), """
         name: p
         hosts: { sut: { address: 198.18.0.2 }, peer: { address: 198.18.0.1 } }
         %s
-        tests: [ { type: rx_pps, tool: iperf3 } ]
-        """.formatted(header));
-    return Lifecycle.steady(new ExecutionContext(plan, "p-x", null, null, null, null, null, null, null));
+        tests: [ %s ]
+        """.formatted(header, test));
+    return Lifecycle.steady(new ExecutionContext(plan, "p-x", null, null, null, null, null, null, null),
+        plan.tests().get(0));
+  }
+
+  @Test
+  void aTestsOwnSteadyKeysTakeThePlansPlaceAndTheRestIsThePlans() throws Exception {
+    // latency to ±5 % beside rates to ±1 %: what the processor is asked for that test's runs
+    RunEvent.Steady own = steadyOf("steady: { precision: 1%, min_measure: 10s }",
+        "{ type: latency, steady: { precision: 5% } }");
+    assertThat(own.criterion()).isEqualTo(RunEvent.Steady.PRECISION);
+    assertThat(own.precision()).isEqualTo(0.05);
+    assertThat(own.minMeasureMs()).isEqualTo(10_000L);
+    RunEvent.Steady spread = steadyOf("", "{ type: rx_pps, steady: { criterion: spread, spread: 3% } }");
+    assertThat(spread.criterion()).isNull();
+    assertThat(spread.maxSpread()).isEqualTo(0.03);
   }
 
   @Test

@@ -17,14 +17,18 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 000's latency test under {@code stop: steady} with the precision criterion: qperf's two tests as 1-s loops in
- * stages of their own, each judged on its own figure, then ping; under a fixed stop or the spread rule, the seed's
- * commands in two stages, judged on nothing.
+ * Seed 000's latency test with {@code qperf_loop: true} under {@code stop: steady} with the precision criterion:
+ * qperf's two tests as 1-s loops in stages of their own, each judged on its own figure, then ping; without the key,
+ * or under a fixed stop or the spread rule, the seed's commands in two stages, judged on nothing.
  */
 @Tag("unit")
 class StagedPrecisionTest {
 
   private static TestProcedure latency(String stop) throws Exception {
+    return latency(stop, ", qperf_loop: true");
+  }
+
+  private static TestProcedure latency(String stop, String keys) throws Exception {
     Plan plan = PlanLoader.parse("plan.yaml", Path.of("/plans"), """
         name: t
         hosts:
@@ -32,8 +36,8 @@ class StagedPrecisionTest {
           peer: { address: 198.18.0.1 }
         """ + stop + """
         tests:
-          - { type: latency, duration: 60s, ping_count: 120 }
-        """);
+          - { type: latency, duration: 60s, ping_count: 120%s }
+        """.formatted(keys));
     return Procedures.build(plan, plan.tests().get(0), new SutFacts("eth0", 1));
   }
 
@@ -57,7 +61,8 @@ class StagedPrecisionTest {
         new java.util.TreeMap<>(java.util.Map.of(1, Duration.ofSeconds(60), 2, Duration.ofSeconds(60))));
     assertThat(shape.staged()).isTrue();
     assertThat(shape.stages()).isEqualTo(3);
-    assertThat(StagedStop.stageTimes(p, judged.keySet())).containsExactly(java.util.Map.entry(1, Duration.ofSeconds(60)),
+    assertThat(StagedStop.stageTimes(p, judged.keySet())).containsExactly(
+        java.util.Map.entry(1, Duration.ofSeconds(60)),
         java.util.Map.entry(2, Duration.ofSeconds(60)));
     // the progress bar's length when no stage stops early: 60 + 60 + 120 s
     assertThat(StagedStop.plannedSeconds(p)).isEqualTo(240);
@@ -68,9 +73,10 @@ class StagedPrecisionTest {
   }
 
   @Test
-  void withAFixedStopOrTheSpreadRuleItIsTheSeedsQperfAndNothingIsJudged() throws Exception {
-    for (String stop : List.of("stop: fixed\n", "stop: steady\nsteady: { criterion: spread }\n")) {
-      TestProcedure p = latency(stop);
+  void withAFixedStopOrTheSpreadRuleOrUnaskedItIsTheSeedsQperfAndNothingIsJudged() throws Exception {
+    for (TestProcedure p : List.of(latency("stop: fixed\n"), latency("stop: steady\nsteady: { criterion: spread }\n"),
+        latency("stop: steady\n", ""))) {
+      String stop = p.clients().toString();
       assertThat(p.clients()).as(stop).extracting(HostCommand::tool, HostCommand::stage)
           .containsExactly(tuple("qperf", 1), tuple("ping", 2));
       assertThat(p.clients().get(0).command().render()).isEqualTo(
