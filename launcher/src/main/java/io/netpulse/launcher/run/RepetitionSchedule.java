@@ -396,10 +396,7 @@ final class RepetitionSchedule {
    */
   private void runToPrecision(Marks marks, Clients clients, Steadiness steadiness, Phases phases, long t0,
       long clientsUp) throws RemoteFailure, InterruptedException {
-    long start = fixedStart(clientsUp);
-    marks.measuringStart = start;
-    sleepUntil(start);
-    phases.measuring(new Measuring(start, -1, null, null));
+    long start = measureFromWarmupEnd(marks, phases, clientsUp);
     long toolEnd = clientsUp + shape.toolTime().toMillis();
     Optional<Settled> precise = steadiness.await(start, clientsUp,
         Duration.ofMillis(Math.max(0, toolEnd - now())));
@@ -431,10 +428,7 @@ final class RepetitionSchedule {
    */
   private void runStagesToPrecision(Marks marks, Clients clients, Steadiness steadiness, Phases phases, long t0,
       long clientsUp) throws RemoteFailure, InterruptedException {
-    long start = fixedStart(clientsUp);
-    marks.measuringStart = start;
-    sleepUntil(start);
-    phases.measuring(new Measuring(start, -1, null, null));
+    long start = measureFromWarmupEnd(marks, phases, clientsUp);
     for (int stage = 1; stage <= shape.stages(); stage++) {
       long up = stage == 1 ? clientsUp : clients.release(stage);
       Duration time = shape.judgedStages().get(stage);
@@ -453,6 +447,15 @@ final class RepetitionSchedule {
       clients.await(stage);
     }
     marks.measuringEnd = now();
+  }
+
+  /** A precision stop's MEASURING: from the warm-up's end (as a fixed stop's), published when it is reached. */
+  private long measureFromWarmupEnd(Marks marks, Phases phases, long clientsUp) throws InterruptedException {
+    long start = fixedStart(clientsUp);
+    marks.measuringStart = start;
+    sleepUntil(start);
+    phases.measuring(new Measuring(start, -1, null, null));
+    return start;
   }
 
   private void sleepUntil(long epochMillis) throws InterruptedException {

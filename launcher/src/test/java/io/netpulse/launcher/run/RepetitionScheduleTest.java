@@ -396,30 +396,7 @@ class RepetitionScheduleTest {
         return Optional.empty();
       }
     };
-    RepetitionSchedule.Clients clients = new RepetitionSchedule.Clients() {
-      private long released;
-
-      @Override
-      public long release(int stage) {
-        calls.add("release " + stage + "@" + (clock.millis() - T0));
-        clock.advance(STARTUP);
-        released = clock.millis();
-        return released;
-      }
-
-      @Override
-      public Optional<RepetitionSchedule.LostLoad> await(int stage) {
-        calls.add("await " + stage + "@" + (clock.millis() - T0));
-        clock.set(Math.max(clock.millis(), released + (stage == 3 ? 120_000 : 60_300)));
-        return Optional.empty();
-      }
-
-      @Override
-      public void stop(int stage) {
-        calls.add("stop " + stage + "@" + (clock.millis() - T0));
-        clock.advance(200);
-      }
-    };
+    RepetitionSchedule.Clients clients = clientsEndingAfter(stage -> stage == 3 ? 120_000 : 60_300, Optional.empty());
     RepetitionSchedule.Phases phases = phases();
     List<String> precise = new ArrayList<>();
     s.run(marks, clients, stage1Precise, new RepetitionSchedule.Phases() {
@@ -488,6 +465,12 @@ class RepetitionScheduleTest {
 
   /** As {@link #clientsEndingAfter(long)}, one of them having taken its load away at {@code lost}. */
   private RepetitionSchedule.Clients clientsEndingAfter(long runMs, Optional<RepetitionSchedule.LostLoad> lost) {
+    return clientsEndingAfter(stage -> runMs, lost);
+  }
+
+  /** As {@link #clientsEndingAfter(long)}, each stage running {@code runMs} of it; stopping one takes 200 ms. */
+  private RepetitionSchedule.Clients clientsEndingAfter(java.util.function.IntToLongFunction runMs,
+      Optional<RepetitionSchedule.LostLoad> lost) {
     return new RepetitionSchedule.Clients() {
       private long released;
 
@@ -502,8 +485,14 @@ class RepetitionScheduleTest {
       @Override
       public Optional<RepetitionSchedule.LostLoad> await(int stage) {
         calls.add("await " + stage + "@" + (clock.millis() - T0));
-        clock.set(Math.max(clock.millis(), released + runMs));
+        clock.set(Math.max(clock.millis(), released + runMs.applyAsLong(stage)));
         return lost;
+      }
+
+      @Override
+      public void stop(int stage) {
+        calls.add("stop " + stage + "@" + (clock.millis() - T0));
+        clock.advance(200);
       }
     };
   }
