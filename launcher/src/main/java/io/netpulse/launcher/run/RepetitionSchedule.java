@@ -51,12 +51,13 @@ final class RepetitionSchedule {
     /** A shape whose stages, if several, are not judged on metrics of their own. */
     Shape(Duration warmup, Duration toolTime, Duration steadyWindow, int stages, boolean clientsHeld, boolean climb,
         boolean precision) {
-      this(warmup, toolTime, steadyWindow, stages, clientsHeld, climb, precision, java.util.Collections.emptySortedMap());
+      this(warmup, toolTime, steadyWindow, stages, clientsHeld, climb, precision,
+          java.util.Collections.emptySortedMap());
     }
 
     /**
-     * Whether each stage is judged on its own metric ({@link #judgedStages}: stage → how long its clients run), rather
-     * than the repetition on one.
+     * Whether each stage is judged on its own metric ({@link #judgedStages}: stage → how long its clients run),
+     * rather than the repetition on one.
      */
     boolean staged() {
       return !judgedStages.isEmpty();
