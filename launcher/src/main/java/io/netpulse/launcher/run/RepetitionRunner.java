@@ -9,14 +9,12 @@ import io.netpulse.launcher.plan.TestSpec;
 import io.netpulse.common.catalog.How;
 import io.netpulse.launcher.procedure.HostCommand;
 import io.netpulse.launcher.procedure.ResultRule;
-import io.netpulse.launcher.procedure.Role;
 import io.netpulse.launcher.procedure.TestProcedure;
 import io.netpulse.launcher.remote.HostPreparation;
 import io.netpulse.launcher.remote.RemoteFailure;
 import io.netpulse.launcher.remote.RemoteHost;
 import io.netpulse.launcher.remote.RemoteProcess;
 import io.netpulse.tools.Parsers;
-import io.netpulse.tools.ss.ListeningSockets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,28 +36,16 @@ import java.util.OptionalInt;
  * clients are stopped (their final figures are then missing or cover the warm-up too: the processor takes the
  * mean of the per-second lines over the window). If the metric has not settled by the time the fixed schedule
  * has one window left, that last window is measured (and said so). Other tests whose value is a figure the tool
- * prints at its end run the tool's full time in both modes: qperf and sockperf print nothing usable when stopped
- * early, and netperf UDP_STREAM's receive figures come only from netserver at the end (its interim lines are the
- * sender's rate).
+ * prints at its end run the tool's full time in both modes: qperf (unless its test asks for its 1-s loops, stages
+ * judged each on its own figure: {@link StagedStop}) and sockperf print nothing usable when stopped early, and netperf
+ * UDP_STREAM's receive figures come only from netserver at the end (its interim lines are the sender's rate).
  *
  * <p>Every timing decision (when MEASURING starts and ends, how long to wait for steady, client deadlines) is
- * {@link RepetitionSchedule}'s; this class starts, awaits and stops the processes and publishes the events.
+ * {@link RepetitionSchedule}'s; starting the processes is {@link RepetitionStarts}'; this class awaits and stops them
+ * and publishes the events.
  */
 final class RepetitionRunner {
 
-  private static final Duration STOP_GRACE = Duration.ofSeconds(3);
-  /**
-   * Servers bind their ports within this time (times their host's load factor); one that has exited by then failed
-   * to start.
-   */
-  private static final Duration SERVER_SETTLE = Duration.ofMillis(500);
-  /** Servers that bind their one port at start, so that a listening socket of theirs means they are up. */
-  private static final java.util.Set<String> ONE_LISTENER = java.util.Set.of("netserver", "iperf3", "iperf", "qperf",
-      "sockperf");
-  /** How long one look at a host's listening sockets may take. */
-  private static final Duration READY_LOOK = Duration.ofSeconds(5);
-  /** Clients that fail within this time (times their host's load factor) of their release failed to start. */
-  private static final Duration STARTUP_CHECK = Duration.ofMillis(300);
   private final ExecutionContext ctx;
   private final TestProcedure procedure;
   private final TestSpec test;
@@ -73,6 +59,7 @@ final class RepetitionRunner {
   private final List<RemoteProcess> servers = new ArrayList<>();
   private final Map<HostCommand, RemoteProcess> clients = new java.util.LinkedHashMap<>();
   private final ClientEnds clientEnds;
+  private final RepetitionStarts starts;
   /** The last repetition's lifecycle, to tell whether it ended as interrupted. */
   private Lifecycle last;
 
@@ -88,6 +75,7 @@ final class RepetitionRunner {
         steady && test.steady().precision(), stageWatch.isEmpty() ? java.util.Collections.emptySortedMap()
             : StagedStop.stageTimes(procedure, stageWatch.keySet())));
     this.clientEnds = new ClientEnds(ctx, procedure, schedule);
+    this.starts = new RepetitionStarts(ctx, procedure);
   }
 
   /** The schedule's view of the test: {@code steadyWindow} null unless it stops when steady. */
@@ -161,11 +149,11 @@ final class RepetitionRunner {
         irqs = HostPreparation.bindIrqs(ctx.hosts().host(test.sut()), procedure.irqAffinity());
       }
       // independent of each other, and each costs SSH round trips plus a settle time: at once, not one after the other
-      Parallel.both(() -> startSamplers(run), this::startServers);
+      Parallel.both(() -> starts.samplers(run, samplers), () -> starts.servers(servers));
       schedule.run(marks, new RepetitionSchedule.Clients() {
         @Override
         public long release(int stage) throws RemoteFailure, InterruptedException {
-          return startClients(run, stage);
+          return starts.clients(run, stage, streamedTools(), clients);
         }
 
         @Override
@@ -305,114 +293,6 @@ final class RepetitionRunner {
   }
 
   /**
-   * One remote command per host starts its samplers, as its servers: one SSH round trip per host, not one per sampler
-   * (on a loaded host each channel's start took 0.4-1.5 s, and sar, the CPU sampler and ss are two or three a host).
-   */
-  private void startSamplers(String run) throws RemoteFailure, InterruptedException {
-    Map<HostCommand, RemoteProcess> started = new java.util.LinkedHashMap<>();
-    try {
-      // a sampler that fails within 300 ms of its start fails the repetition, as when each was started alone; not
-      // scaled by the host's load like the clients' check, which runs during the warm-up: this one delays the traffic
-      BatchStarts.start(ctx.hosts()::host, procedure.allSamplers(), this::label,
-          c -> ctx.publisher().lineEmitter(c.host(), c.tool(), run)::emit, false,
-          h -> STARTUP_CHECK, started, ctx.progress()::message);
-    } finally {
-      samplers.addAll(started.values());
-    }
-  }
-
-  /**
-   * Starts the servers; if one could not, and what holds its host's ports is only sockets an earlier test left in
-   * TIME-WAIT (see {@link PortOccupants}), waits for Linux to end them and starts the servers once more. Anything else
-   * holding a port is named in the failure.
-   */
-  private void startServers() throws RemoteFailure, InterruptedException {
-    try {
-      startServersOnce();
-    } catch (RemoteFailure failed) {
-      stopAll(servers);
-      servers.clear();
-      if (!PortOccupants.awaitFree(failed, procedure.servers(), ctx.hosts()::host, READY_LOOK,
-          line -> ctx.progress().message(test.label() + ": " + line))) {
-        throw failed;
-      }
-      startServersOnce();
-    }
-  }
-
-  /** One remote command per host starts its servers (a seed's 256 netservers; see {@link BatchStarts}). */
-  private void startServersOnce() throws RemoteFailure, InterruptedException {
-    Map<HostCommand, RemoteProcess> started = new java.util.LinkedHashMap<>();
-    try {
-      // the settle time is the startup check: a server that failed at start has exited by then; one seen listening
-      // is up, and its clients need not wait out the rest
-      BatchStarts.start(ctx.hosts()::host, procedure.servers(), this::label, c -> null, false,
-          h -> h.load().scale(SERVER_SETTLE), this::listening, started, ctx.progress()::message);
-    } finally {
-      servers.addAll(started.values());
-    }
-    for (RemoteProcess p : servers) {
-      if (!p.isAlive()) {
-        throw new RemoteFailure(p.host(), p.label() + " exited at start" + exit(p) + complaint(p)
-            + "; is its port already in use on " + p.host() + "?");
-      }
-    }
-  }
-
-  /**
-   * True once every server of {@code batch} owns a listening (TCP) or bound (UDP) socket, as {@code ss -Hlntup} on its
-   * host shows; null (wait the whole settle time) where a server listens on several ports it binds one after another
-   * (the connection holders) or where ss cannot tell (not installed: then false from the first look on).
-   */
-  private java.util.function.BooleanSupplier listening(io.netpulse.launcher.remote.RemoteBatch batch) {
-    boolean oneListenerEach = procedure.servers().stream().filter(c -> c.host().equals(batch.host()))
-        .allMatch(c -> ONE_LISTENER.contains(c.tool()));
-    if (!oneListenerEach) {
-      return null;
-    }
-    RemoteHost host = ctx.hosts().host(batch.host());
-    List<String> argv = ListeningSockets.command();
-    io.netpulse.launcher.procedure.RemoteCommand ss =
-        io.netpulse.launcher.procedure.RemoteCommand.of(argv.get(0), argv.subList(1, argv.size()).toArray());
-    boolean[] unusable = {false};
-    return () -> {
-      if (unusable[0]) {
-        return false;
-      }
-      try {
-        io.netpulse.launcher.remote.CommandResult r = host.exec(ss, READY_LOOK);
-        if (!r.ok()) {
-          unusable[0] = true;
-          return false;
-        }
-        java.util.Set<Long> pids = ListeningSockets.pids(r.stdout());
-        return batch.processes().stream().allMatch(p -> pids.contains(p.pid()));
-      } catch (RemoteFailure e) {
-        unusable[0] = true;
-        return false;
-      }
-    };
-  }
-
-  /**
-   * One remote command per host starts the stage's clients, held at a barrier until every host's are up and then
-   * released together (see {@link BatchStarts}); clients that flood a shared path are set up one at a time and then
-   * resumed together instead (see {@link StagedStarts}).
-   */
-  private long startClients(String run, int stage) throws RemoteFailure, InterruptedException {
-    List<HostCommand> commands = procedure.clients().stream().filter(c -> c.stage() == stage).toList();
-    java.util.Set<String> streamed = streamedTools();
-    // each instance's lines carry its number: the processor sums their interim rates per second
-    java.util.function.Function<HostCommand, java.util.function.Consumer<String>> lines = c -> streamed.contains(c.tool())
-        ? ctx.publisher().lineEmitter(c.host(), c.tool(), run, String.valueOf(c.instance()))::emit : null;
-    if (commands.size() > 1 && commands.stream().allMatch(c -> c.readyLine() != null)) {
-      return StagedStarts.start(ctx.hosts()::host, commands, this::label, lines, clients, ctx.progress()::message);
-    }
-    return BatchStarts.start(ctx.hosts()::host, commands, this::label, lines, true, h -> h.load().scale(STARTUP_CHECK),
-        clients, ctx.progress()::message);
-  }
-
-  /**
    * The steady event of this repetition's metric on the SUT whose window lies in the traffic (sar rows
    * carry the SUT's second boundaries, hence a second of slack). A sum over instances (no host) must not
    * start before every client was up: a second with some instances not yet running is no steady state.
@@ -462,28 +342,17 @@ final class RepetitionRunner {
     }
   }
 
-  private RemoteHost host(HostCommand c) {
-    return ctx.hosts().host(c.host());
-  }
-
-  private String label(HostCommand c) {
-    return c.tool() + (c.role() == Role.SAMPLER ? "" : "#" + c.instance());
-  }
-
   /** What of this repetition's processes no stop reached, per host (null: all were). */
   private String unstopped() {
     List<RemoteProcess> all = new ArrayList<>(clients.values());
     all.addAll(servers);
     all.addAll(samplers);
-    return io.netpulse.launcher.remote.RemoteHost.unstoppedOf(all);
+    return RemoteHost.unstoppedOf(all);
   }
 
   /** Stops them host by host, one kill per step on each host, the hosts at once. */
   private void stopAll(java.util.Collection<RemoteProcess> processes) {
-    Map<String, List<RemoteProcess>> byHost = processes.stream()
-        .collect(java.util.stream.Collectors.groupingBy(RemoteProcess::host));
-    Parallel.runAll(byHost.entrySet().stream()
-        .<Runnable>map(e -> () -> ctx.hosts().host(e.getKey()).stop(e.getValue(), STOP_GRACE)).toList());
+    RepetitionStarts.stopAll(ctx, processes);
   }
 
   static String exit(RemoteProcess p) {
