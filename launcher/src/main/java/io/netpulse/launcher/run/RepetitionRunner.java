@@ -201,9 +201,7 @@ final class RepetitionRunner {
 
         @Override
         public void precise(RepetitionSchedule.Measuring m) {
-          ctx.progress().message(String.format(java.util.Locale.ROOT, "%s rep %d: %s precise after %.1f s at %s%s",
-              test.label(), repetition, watched.sampleMetric(), m.steadyAfterMs() / 1000.0, m.figure(),
-              m.note() == null ? "" : " (" + m.note() + ")"));
+          ctx.progress().message(preciseMessage(repetition, watched, m));
           if (m.note() != null) { // the window starts later than MEASURING did: MEASURING again, at its start
             life.phase(Phase.MEASURING, m.start(), m.note());
           }
@@ -211,9 +209,7 @@ final class RepetitionRunner {
 
         @Override
         public void stagePrecise(int stage, RepetitionSchedule.Measuring m) {
-          ctx.progress().message(String.format(java.util.Locale.ROOT, "%s rep %d: %s precise after %.1f s at %s",
-              test.label(), repetition, stageWatch.get(stage).sampleMetric(), m.steadyAfterMs() / 1000.0,
-              m.figure()));
+          ctx.progress().message(preciseMessage(repetition, stageWatch.get(stage), m));
         }
       });
       RemoteFailure lost = SamplerLoss.of(samplers, began);
@@ -311,6 +307,12 @@ final class RepetitionRunner {
             && (summed ? s.host() == null
                 : watched.host().equals(s.host()) && (iface == null || iface.equals(s.iface()))),
         timeout);
+  }
+
+  /** "test 3 (latency) rep 1: tcp_lat_us precise after 13.5 s at 20.1 us ± 19.05 %", and a level shift's note. */
+  private String preciseMessage(int repetition, ResultRule metric, RepetitionSchedule.Measuring m) {
+    return String.format(java.util.Locale.ROOT, "%s rep %d: %s precise after %.1f s at %s%s", test.label(), repetition,
+        metric.sampleMetric(), m.steadyAfterMs() / 1000.0, m.figure(), m.note() == null ? "" : " (" + m.note() + ")");
   }
 
   private static RepetitionSchedule.Settled settled(SteadyEvent s) {
