@@ -46,6 +46,27 @@ class OnTheSecondSamplerTest {
     assertOnePerSecond(readAt);
   }
 
+  /**
+   * An ss -s that takes a whole second runs into the next second every time: that second's sample follows at once.
+   * Sleeping to the boundary after the end instead lost every other second (5 outputs in 10 s).
+   */
+  @Test
+  void aSampleThatRunsIntoTheNextSecondIsFollowedAtOnceByThatSecondsOwn() throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path slowSs = bin.resolve("ss");
+    Files.writeString(slowSs, "#!/bin/sh\nsleep 1\nexec " + onPath("ss") + " \"$@\"\n");
+    Files.setPosixFilePermissions(slowSs, PosixFilePermissions.fromString("rwxr-xr-x"));
+    String path = bin + File.pathSeparator + System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
+
+    List<Long> readAt = sample(Sampler.SS_SUMMARY, Map.of("PATH", path), "Total:", 12_000);
+
+    List<Long> seconds = readAt.stream().map(ms -> ms / 1000).toList();
+    assertThat(seconds).as("read times %s", readAt).doesNotHaveDuplicates();
+    long span = seconds.get(seconds.size() - 1) - seconds.get(0) + 1;
+    assertThat((long) readAt.size()).as("outputs in %d wall-clock seconds (read times %s)", span, readAt)
+        .isGreaterThanOrEqualTo(span - 1);
+  }
+
   @Test
   void procNetDevGivesOneOutputPerWallClockSecond() throws Exception {
     List<Long> readAt = sample(Sampler.PROC_NET_DEV, Map.of(), "Inter-|", 15_000);

@@ -43,7 +43,10 @@ public enum Sampler {
    * interval timer does. {@code sample; sleep 1} drifts by the sample's own run time and so loses a whole second every
    * so often (57 of 1,359 s with a busy ss -s). Here each sleep runs to the next boundary on /proc/uptime (read by the
    * shell, no process), whose seconds pass at the wall clock's rate (NTP slews both alike), so the sample's run time
-   * is not added. Where a wall-clock second begins on that clock is found after the first sample and every 600 (a
+   * is not added: the wake-up is 20 ms past the first boundary after the sample *began*, at once if that is past, so a
+   * sample that ran into the next second (a slow ss -s, or the host stalled) is followed at once by that second's
+   * instead of a sleep to the boundary after (which lost the second it ran into: 1 of ~15 in CI, a 0.3-s ss -s delayed
+   * by a busy host). Where a wall-clock second begins on that clock is found after the first sample and every 600 (a
    * clock step moves it) by polling {@code date +%s} every 10 ms until it changes: {@code date +%N} would need no
    * polling but busybox as Alpine and Debian build it has no %N. The wake-up is 20 ms past the boundary, as
    * /proc/uptime counts in 10 ms steps and a wake-up just before the boundary would sample one second twice.
@@ -55,7 +58,9 @@ public enum Sampler {
         "i=0",
         "p=0",
         "while :",
-        "do " + sample,
+        "do read t _ </proc/uptime",
+        "t=${t%.*}${t#*.}",
+        sample,
         "if [ $((i % 600)) -eq 0 ]",
         "then s=$(date +%s)",
         "while [ \"$(date +%s)\" = \"$s\" ]",
@@ -66,10 +71,8 @@ public enum Sampler {
         "p=$((u % 100))",
         "else read u _ </proc/uptime",
         "u=${u%.*}${u#*.}",
-        "r=$(((p - u % 100 + 100) % 100))",
-        "[ $r -ne 0 ] || r=100",
-        "r=$((r + 2))",
-        "sleep $((r / 100)).$((r % 100 / 10))$((r % 10))",
+        "r=$((t - (t - p) % 100 + 102 - u))",
+        "[ $r -le 0 ] || sleep $((r / 100)).$((r % 100 / 10))$((r % 10))",
         "fi",
         "i=$((i + 1))",
         "done");
