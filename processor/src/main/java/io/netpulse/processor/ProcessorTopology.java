@@ -26,8 +26,7 @@ import org.apache.kafka.streams.kstream.Named;
 public final class ProcessorTopology {
 
   private final Topics topics;
-  private final SteadyConfig steadyDefaults;
-  private final Map<String, SteadyConfig> steadyPerPlan;
+  private final RunTopology runs;
 
   public ProcessorTopology(Topics topics) {
     this(topics, SteadyConfig.DEFAULTS, Map.of());
@@ -35,8 +34,7 @@ public final class ProcessorTopology {
 
   public ProcessorTopology(Topics topics, SteadyConfig steadyDefaults, Map<String, SteadyConfig> steadyPerPlan) {
     this.topics = topics;
-    this.steadyDefaults = steadyDefaults;
-    this.steadyPerPlan = steadyPerPlan;
+    this.runs = new RunTopology(topics, steadyDefaults, steadyPerPlan);
   }
 
   public Topology build() {
@@ -52,8 +50,7 @@ public final class ProcessorTopology {
         .mapValues(ToolFigure::sample, Named.as("tool-figure-samples"))
         .processValues(SampleTime::new, Named.as("tool-sample-time"));
     KStream<String, Sample> samples = parsed.samples().merge(toolSamples, Named.as("all-samples"));
-    KStream<String, RunValue> values =
-        new RunTopology(topics, steadyDefaults, steadyPerPlan).build(builder, samples, figures);
+    KStream<String, RunValue> values = runs.build(builder, samples, figures);
     new ResultsTopology(topics).build(values);
     return builder.build();
   }

@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -23,37 +22,30 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * host's figure again, corrected, at the next wall-clock second: a snapshot is 3 samples per CPU, and the figure
  * is whole only after the last of them.
  */
-final class CpuUseProcessor implements Processor<String, RunInput, String, CpuUse> {
+final class CpuUseProcessor extends RunInputProcessor<CpuUse> {
 
   static final String STATE_STORE = "cpu-run-state";
   static final String SAMPLE_STORE = "cpu-samples";
   private static final char SEP = '\u0001';
 
-  private ProcessorContext<String, CpuUse> context;
   private KeyValueStore<String, CpuRunState> runs;
   private KeyValueStore<String, Sample> samples;
 
   @Override
   public void init(ProcessorContext<String, CpuUse> context) {
-    this.context = context;
+    super.init(context);
     this.runs = context.getStateStore(STATE_STORE);
     this.samples = context.getStateStore(SAMPLE_STORE);
-    context.schedule(Duration.ofMinutes(1), PunctuationType.STREAM_TIME, this::evict);
     context.schedule(Duration.ofSeconds(1), PunctuationType.WALL_CLOCK_TIME, t -> sendChanged());
   }
 
   @Override
-  public void process(Record<String, RunInput> record) {
-    String run = record.key();
-    RunInput in = record.value();
-    if (run == null || in == null) {
-      return;
-    }
+  void process(String run, RunInput in, long recordTs) {
     if (in.lifecycle() != null) {
-      lifecycle(run, in.lifecycle(), record.timestamp());
+      lifecycle(run, in.lifecycle(), recordTs);
     } else if (in.sample() != null && ProcStatParser.isCpuMetric(in.sample().metric()) && !in.sample().summary()
         && Double.isFinite(in.sample().value()) && in.sample().host() != null) {
-      sample(run, in.sample(), record.timestamp());
+      sample(run, in.sample(), recordTs);
     }
   }
 
@@ -128,7 +120,7 @@ final class CpuUseProcessor implements Processor<String, RunInput, String, CpuUs
     byHost.forEach((host, list) -> {
       CpuUse use = CpuFigure.of(run, rep, host, list);
       if (use != null) {
-        context.forward(new Record<>(run, use, rep.end));
+        forward(new Record<>(run, use, rep.end));
       }
     });
   }
@@ -147,7 +139,8 @@ final class CpuUseProcessor implements Processor<String, RunInput, String, CpuUs
     return run + SEP + String.format("%013d", Math.max(0, ts)) + SEP + series;
   }
 
-  private void evict(long streamTime) {
+  @Override
+  void evict(long streamTime) {
     long horizon = streamTime - RunValueProcessor.RETENTION.toMillis();
     StoreEviction.deleteWhere(runs, r -> r.lastSeen < horizon);
     StoreEviction.deleteSamples(samples, horizon, 0, run -> {

@@ -29,6 +29,8 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -104,23 +106,15 @@ public final class RunTopology {
         .repartition(Repartitioned.<String, RunInput>as("run-inputs")
             .withKeySerde(Serdes.String()).withValueSerde(ProcessorSerdes.json(RunInput.class)));
 
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RunValueProcessor.STATE_STORE),
-        Serdes.String(), ProcessorSerdes.json(RunState.class)));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RunValueProcessor.SAMPLE_STORE),
-        Serdes.String(), ProcessorSerdes.json(Sample.class)));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.WINDOW_STORE),
-        Serdes.String(), ProcessorSerdes.json(SteadyDetector.class)));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.PLAN_STORE),
-        Serdes.String(), ProcessorSerdes.json(RunEvent.class)));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.INTERIM_STORE),
-        Serdes.String(), ProcessorSerdes.json(InterimSeconds.class)));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SteadyProcessor.PRECISION_STORE),
-        Serdes.String(), ProcessorSerdes.json(PrecisionJudge.class)));
+    builder.addStateStore(jsonStore(RunValueProcessor.STATE_STORE, RunState.class));
+    builder.addStateStore(jsonStore(RunValueProcessor.SAMPLE_STORE, Sample.class));
+    builder.addStateStore(jsonStore(SteadyProcessor.WINDOW_STORE, SteadyDetector.class));
+    builder.addStateStore(jsonStore(SteadyProcessor.PLAN_STORE, RunEvent.class));
+    builder.addStateStore(jsonStore(SteadyProcessor.INTERIM_STORE, InterimSeconds.class));
+    builder.addStateStore(jsonStore(SteadyProcessor.PRECISION_STORE, PrecisionJudge.class));
 
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CpuUseProcessor.STATE_STORE),
-        Serdes.String(), ProcessorSerdes.json(CpuRunState.class)));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CpuUseProcessor.SAMPLE_STORE),
-        Serdes.String(), ProcessorSerdes.json(Sample.class)));
+    builder.addStateStore(jsonStore(CpuUseProcessor.STATE_STORE, CpuRunState.class));
+    builder.addStateStore(jsonStore(CpuUseProcessor.SAMPLE_STORE, Sample.class));
 
     byRun.process(CpuUseProcessor::new, Named.as("cpu-use"), CpuUseProcessor.STATE_STORE, CpuUseProcessor.SAMPLE_STORE)
         .to(topics.cpu(), Produced.with(Serdes.String(), ProcessorSerdes.json(CpuUse.class)).withName("cpu-out"));
@@ -130,6 +124,12 @@ public final class RunTopology {
         .to(topics.steady(), Produced.with(Serdes.String(), ProcessorSerdes.json(SteadyEvent.class)).withName("steady-out"));
     return byRun.process(RunValueProcessor::new, Named.as("run-values"),
         RunValueProcessor.STATE_STORE, RunValueProcessor.SAMPLE_STORE);
+  }
+
+  /** A persistent store of JSON values by String key, as each run processor keeps its state. */
+  private static <V> StoreBuilder<KeyValueStore<String, V>> jsonStore(String name, Class<V> type) {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
+        ProcessorSerdes.json(type));
   }
 
   private List<Either> readRunEvent(String key, byte[] raw, Origin origin) {

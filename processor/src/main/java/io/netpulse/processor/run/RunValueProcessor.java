@@ -12,8 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -28,7 +26,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * launcher stopped the tool early on steady: netperf sums, iperf's sender rate) is made from the instances'
  * streamed interim figures instead.
  */
-final class RunValueProcessor implements Processor<String, RunInput, String, RunValue> {
+final class RunValueProcessor extends RunInputProcessor<RunValue> {
 
   static final String STATE_STORE = "run-state";
   static final String SAMPLE_STORE = "run-samples";
@@ -49,31 +47,24 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
    */
   static final long INTERIM_MARGIN_MS = InterimSeconds.STALL_MS;
 
-  private ProcessorContext<String, RunValue> context;
   private KeyValueStore<String, RunState> runs;
   private KeyValueStore<String, Sample> samples;
 
   @Override
   public void init(ProcessorContext<String, RunValue> context) {
-    this.context = context;
+    super.init(context);
     this.runs = context.getStateStore(STATE_STORE);
     this.samples = context.getStateStore(SAMPLE_STORE);
-    context.schedule(Duration.ofMinutes(1), PunctuationType.STREAM_TIME, this::evict);
   }
 
   @Override
-  public void process(Record<String, RunInput> record) {
-    String run = record.key();
-    RunInput in = record.value();
-    if (run == null || in == null) {
-      return;
-    }
+  void process(String run, RunInput in, long recordTs) {
     if (in.lifecycle() != null) {
-      lifecycle(run, in.lifecycle(), record.timestamp());
+      lifecycle(run, in.lifecycle(), recordTs);
     } else if (in.sample() != null) {
-      sample(run, in.sample(), record.timestamp());
+      sample(run, in.sample(), recordTs);
     } else if (in.figure() != null) {
-      figure(run, in.figure(), record.timestamp());
+      figure(run, in.figure(), recordTs);
     }
   }
 
@@ -155,7 +146,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
       RunValue marker = new RunValue(RunValue.SCHEMA, run, rep.plan, rep.test, rep.repetition, rule.metric(), 0,
           rule.unit(), null, rep.iface, 0, rep.start, ts, rep.execution, rep.labels, rep.hostFacts,
           rep.repetitionsPlanned, true, interrupted ? stopReason : null, null);
-      context.forward(new Record<>(marker.resultKey(), marker, ts));
+      forward(new Record<>(marker.resultKey(), marker, ts));
     }
   }
 
@@ -211,7 +202,7 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
       String interim = rule.interimMetric();
       RunValueCalculator.value(run, rep, rule, RunValueCalculator.of(window, rule.sourceMetric()),
               interim == null ? List.of() : RunValueCalculator.of(around, interim))
-          .ifPresent(v -> context.forward(new Record<>(v.resultKey(), v, rep.end)));
+          .ifPresent(v -> forward(new Record<>(v.resultKey(), v, rep.end)));
     }
   }
 
@@ -241,7 +232,8 @@ final class RunValueProcessor implements Processor<String, RunInput, String, Run
     return run + SEP + String.format("%013d", Math.max(0, ts)) + SEP + series;
   }
 
-  private void evict(long streamTime) {
+  @Override
+  void evict(long streamTime) {
     long horizon = streamTime - RETENTION.toMillis();
     StoreEviction.deleteWhere(runs, r -> r.lastSeen < horizon);
     StoreEviction.deleteSamples(samples, horizon, INTERIM_MARGIN_MS, run -> {

@@ -12,8 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -31,7 +29,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * on all its samples since the repetition's MEASURING began (less those it forgets after a level shift), and reported
  * each time its mean becomes precise.
  */
-final class SteadyProcessor implements Processor<String, RunInput, String, SteadyEvent> {
+final class SteadyProcessor extends RunInputProcessor<SteadyEvent> {
 
   static final String WINDOW_STORE = "steady-windows";
   /**
@@ -52,7 +50,6 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
 
   private final SteadyConfig defaults;
   private final Map<String, SteadyConfig> perPlan;
-  private ProcessorContext<String, SteadyEvent> context;
   private KeyValueStore<String, SteadyDetector> windows;
   private KeyValueStore<String, RunEvent> plans;
   private KeyValueStore<String, InterimSeconds> interims;
@@ -65,21 +62,15 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
 
   @Override
   public void init(ProcessorContext<String, SteadyEvent> context) {
-    this.context = context;
+    super.init(context);
     this.windows = context.getStateStore(WINDOW_STORE);
     this.plans = context.getStateStore(PLAN_STORE);
     this.interims = context.getStateStore(INTERIM_STORE);
     this.judges = context.getStateStore(PRECISION_STORE);
-    context.schedule(Duration.ofMinutes(1), PunctuationType.STREAM_TIME, this::evict);
   }
 
   @Override
-  public void process(Record<String, RunInput> record) {
-    String run = record.key();
-    RunInput in = record.value();
-    if (run == null || in == null) {
-      return;
-    }
+  void process(String run, RunInput in, long recordTs) {
     RunEvent lifecycle = in.lifecycle();
     if (lifecycle != null) {
       if (lifecycle.plan() != null || lifecycle.steady() != null) {
@@ -101,15 +92,14 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     String summed = Catalog.figureOfInterim(s.metric());
     if (summed != null) {
       if (s.instance() != null) { // interim lines of a finished tool's output (no instance) come too late to matter
-        interim(run, s, summed, latest, record.timestamp());
+        interim(run, s, summed, latest, recordTs);
       }
       return;
     }
     if (beforeTraffic(latest, s.ts())) {
       return;
     }
-    judge(run, s.seriesKey(), s.ts(), s.value(), s.host(), s.iface(), s.metric(), s.unit(), latest, record.timestamp(),
-        false);
+    judge(run, s.seriesKey(), s.ts(), s.value(), s.host(), s.iface(), s.metric(), s.unit(), latest, recordTs, false);
   }
 
   /** Adds an instance's interim line and judges the per-second sums it completes. */
@@ -152,7 +142,7 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     SteadyDetector.Verdict settled = detector.add(ts, value, metric.equals(config.risingMetric()), config, renew);
     windows.put(key, detector);
     if (settled != null) {
-      context.forward(new Record<>(run, inFigureUnit(new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,
+      forward(new Record<>(run, inFigureUnit(new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,
           settled.mean(), unit, settled.windowMs(), settled.spread(), settled.ts())), recordTs));
     }
   }
@@ -192,7 +182,7 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
       // a sar row stamped W counts only in a window reaching W + 1 s (RunValueCalculator.wholeSeconds); a summed
       // second (no host: a sum over instances) is exact, and ends at its stamp
       long endTs = host == null ? precise.ts() : precise.ts() + PrecisionJudge.SAMPLE_MS;
-      context.forward(new Record<>(run, inFigureUnit(new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,
+      forward(new Record<>(run, inFigureUnit(new SteadyEvent(SteadyEvent.SCHEMA, run, host, iface, metric,
           precise.mean(), unit, precise.spanMs(), precise.spread(), precise.ts(), RunEvent.Steady.PRECISION,
           precise.precision(), precise.startTs(), endTs)), recordTs));
     }
@@ -246,7 +236,8 @@ final class SteadyProcessor implements Processor<String, RunInput, String, Stead
     return lifecycle.plan() == null ? defaults : perPlan.getOrDefault(lifecycle.plan(), defaults);
   }
 
-  private void evict(long streamTime) {
+  @Override
+  void evict(long streamTime) {
     long horizon = streamTime - RunValueProcessor.RETENTION.toMillis();
     StoreEviction.deleteWhere(windows, d -> d.lastSeen < horizon);
     StoreEviction.deleteWhere(interims, i -> i.newest < horizon);

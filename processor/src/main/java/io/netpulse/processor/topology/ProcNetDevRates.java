@@ -5,19 +5,18 @@ import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
 import io.netpulse.tools.proc.ProcNetDevParser;
 import io.netpulse.tools.proc.ProcNetDevParser.Counters;
-import io.netpulse.tools.proc.ProcNetDevParser.Row;
 import io.netpulse.tools.proc.ProcReadings;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
- * Rates from streamed {@code /proc/net/dev} rows (the sampler of hosts without sysstat): a row holds cumulative
- * counters, so each is set against the same host's and interface's previous row, kept in a state store, and the
- * difference over the time between the two lines (the collector's read times) is the rate. The first row of an
- * interface, and one more than {@link #MAX_GAP_MS} after the last (a restarted sampler), only sets the baseline:
- * a rate over a long gap stamped as one second would skew per-second windows.
+ * Rates from streamed {@code /proc/net/dev} rows (the sampler of hosts without sysstat): the difference between an
+ * interface's row and its previous one ({@link StreamedCounters}) over the time between the two lines (the
+ * collector's read times) is the rate. The first row of an interface, and one more than {@link #MAX_GAP_MS} after the
+ * last (a restarted sampler), only sets the baseline: a rate over a long gap stamped as one second would skew
+ * per-second windows.
  */
-final class ProcNetDevRates {
+final class ProcNetDevRates extends StreamedCounters<Counters, ProcNetDevRates.Reading> {
 
   /** Each host's interfaces' last counters ({@link HostReadings}); it was {@code proc-net-dev-counters}, per interface. */
   static final String STORE = "proc-net-dev-readings";
@@ -42,46 +41,31 @@ final class ProcNetDevRates {
     }
   };
 
-  private final HostReadings<Reading> readings;
-
   ProcNetDevRates(KeyValueStore<String, java.util.Map<String, Reading>> store) {
-    this.readings = new HostReadings<>(store);
+    super(store, line -> ProcNetDevParser.row(line, 0));
   }
 
-  static StoreBuilder<KeyValueStore<String, java.util.Map<String, Reading>>> storeBuilder() {
-    return HostReadings.storeBuilder(STORE, CODEC);
-  }
-
-  /** The record's lines are read: its hosts' counters are written (once per host and record). */
-  void recordDone() {
-    readings.recordDone();
-  }
-
-  /** Samples of one streamed line (stamped with the line's time), or why it gives none. */
-  ParseResult parse(LineEvent line) {
-    Row row = ProcNetDevParser.row(line.line().strip(), 0);
-    if (row.error() != null) {
-      return ParseResult.error(row.error());
-    }
-    if (row.counters() == null) {
-      return ParseResult.empty();
-    }
-    Reading before = readings.get(line.host(), row.iface());
+  @Override
+  ParseResult against(LineEvent line, String iface, Counters counters, Reading before) {
     if (before != null && ProcReadings.tooSoonAfter(before.ts(), line.ts())) {
       return ParseResult.empty(); // the sampler's first two readings, ms apart: the earlier stays the baseline
     }
-    readings.put(line.host(), row.iface(), new Reading(line.ts(), row.counters()));
+    keep(line, iface, new Reading(line.ts(), counters));
     if (before == null || line.ts() - before.ts() > MAX_GAP_MS) {
       return ParseResult.empty();
     }
     if (line.ts() <= before.ts()) {
-      return ParseResult.error(new ParseError(0, row.iface(), "read no later than the row before it: no rate"));
+      return ParseResult.error(new ParseError(0, iface, "read no later than the row before it: no rate"));
     }
-    if (row.counters().wentDownSince(before.counters())) {
-      return ParseResult.error(new ParseError(0, row.iface(), ProcNetDevParser.WENT_DOWN));
+    if (counters.wentDownSince(before.counters())) {
+      return ParseResult.error(new ParseError(0, iface, ProcNetDevParser.WENT_DOWN));
     }
     double seconds = (line.ts() - before.ts()) / 1000.0;
-    return ParseResult.of(ProcNetDevParser.rates(row.iface(), before.counters(), row.counters(), seconds, line.ts()));
+    return ParseResult.of(ProcNetDevParser.rates(iface, before.counters(), counters, seconds, line.ts()));
+  }
+
+  static StoreBuilder<KeyValueStore<String, java.util.Map<String, Reading>>> storeBuilder() {
+    return HostReadings.storeBuilder(STORE, CODEC);
   }
 
   static boolean handles(LineEvent line) {

@@ -5,7 +5,6 @@ import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
 import io.netpulse.tools.proc.ProcReadings;
 import io.netpulse.tools.proc.ProcStatParser;
-import io.netpulse.tools.proc.ProcStatParser.Row;
 import io.netpulse.tools.proc.ProcStatParser.Times;
 import java.util.Objects;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -13,12 +12,12 @@ import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * CPU use from streamed {@code /proc/stat} CPU lines (the launcher's CPU sampler, and the collector's {@code proc-stat}
- * sampler): a line holds cumulative ticks, so each is set against the same host's and CPU's previous line, kept in a
- * state store. The first line of a CPU, one more than {@link #MAX_GAP_MS} after the last (a restarted sampler), and
- * one of another run than the last (the next repetition's sampler: the gap between them is set-up time, not its own)
- * only set the baseline.
+ * sampler): a line holds cumulative ticks, so each is set against the same host's and CPU's previous line
+ * ({@link StreamedCounters}). The first line of a CPU, one more than {@link #MAX_GAP_MS} after the last (a restarted
+ * sampler), and one of another run than the last (the next repetition's sampler: the gap between them is set-up time,
+ * not its own) only set the baseline.
  */
-final class ProcStatCpu {
+final class ProcStatCpu extends StreamedCounters<Times, ProcStatCpu.Reading> {
 
   /** Each host's CPUs' last ticks ({@link HostReadings}); it was {@code proc-stat-ticks}, per CPU. */
   static final String STORE = "proc-stat-readings";
@@ -50,43 +49,28 @@ final class ProcStatCpu {
     }
   };
 
-  private final HostReadings<Reading> readings;
-
   ProcStatCpu(KeyValueStore<String, java.util.Map<String, Reading>> store) {
-    this.readings = new HostReadings<>(store);
+    super(store, line -> ProcStatParser.row(line, 0));
   }
 
-  static StoreBuilder<KeyValueStore<String, java.util.Map<String, Reading>>> storeBuilder() {
-    return HostReadings.storeBuilder(STORE, CODEC);
-  }
-
-  /** The record's lines are read: its hosts' ticks are written (once per host and record). */
-  void recordDone() {
-    readings.recordDone();
-  }
-
-  /** Samples of one streamed line (stamped with the line's time), or why it gives none. */
-  ParseResult parse(LineEvent line) {
-    Row row = ProcStatParser.row(line.line().strip(), 0);
-    if (row.error() != null) {
-      return ParseResult.error(row.error());
-    }
-    if (row.times() == null) {
-      return ParseResult.empty();
-    }
-    Reading before = readings.get(line.host(), row.cpu());
+  @Override
+  ParseResult against(LineEvent line, String cpu, Times times, Reading before) {
     if (before != null && line.ts() < before.ts() && Objects.equals(before.run(), line.run())) {
-      return ParseResult.error(new ParseError(0, row.cpu(), "read earlier than the line before it: no use"));
+      return ParseResult.error(new ParseError(0, cpu, "read earlier than the line before it: no use"));
     }
     if (before != null && ProcReadings.tooSoonAfter(before.ts(), line.ts())
         && Objects.equals(before.run(), line.run())) {
       return ParseResult.empty(); // the sampler's first two readings, ms apart: the earlier stays the baseline
     }
-    readings.put(line.host(), row.cpu(), new Reading(line.ts(), line.run(), row.times()));
+    keep(line, cpu, new Reading(line.ts(), line.run(), times));
     if (before == null || line.ts() - before.ts() > MAX_GAP_MS || !Objects.equals(before.run(), line.run())) {
       return ParseResult.empty();
     }
-    return ProcStatParser.use(row.cpu(), before.times(), row.times(), line.ts(), 0);
+    return ProcStatParser.use(cpu, before.times(), times, line.ts(), 0);
+  }
+
+  static StoreBuilder<KeyValueStore<String, java.util.Map<String, Reading>>> storeBuilder() {
+    return HostReadings.storeBuilder(STORE, CODEC);
   }
 
   static boolean handles(LineEvent line) {

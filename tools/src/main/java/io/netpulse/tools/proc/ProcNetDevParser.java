@@ -1,16 +1,11 @@
 package io.netpulse.tools.proc;
 
-import io.netpulse.tools.parse.OutputParser;
-import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
-import io.netpulse.tools.parse.ParseResult;
 import io.netpulse.tools.parse.Text;
+import io.netpulse.tools.proc.ProcReadings.Row;
 
 import io.netpulse.common.Units;
 import io.netpulse.common.event.Sample;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -25,7 +20,7 @@ import java.util.regex.Pattern;
  * work); without times, snapshots are taken as 1 s apart, ending at the reference time. A counter
  * that went down (reboot, wrap) gives an error for that interface, not a negative rate.
  */
-public final class ProcNetDevParser implements OutputParser {
+public final class ProcNetDevParser extends ProcSnapshotParser<ProcNetDevParser.Counters> {
 
   public static final String FORMAT = "proc-net-dev";
   public static final String WENT_DOWN = "a counter went down (reset or wrap): no rate";
@@ -42,78 +37,75 @@ public final class ProcNetDevParser implements OutputParser {
     }
   }
 
-  /** An interface row read: its counters, or the error; both null for a line that is no row (headers, blank). */
-  public record Row(String iface, Counters counters, ParseError error) {
-    static final Row NONE = new Row(null, null, null);
-  }
-
-  private record Snapshot(long ms, int line, Map<String, Counters> counters) {}
-
   @Override
   public String format() {
     return FORMAT;
   }
 
-  @Override
-  public ParseResult parse(List<String> lines, ParseContext context) {
-    List<ParseError> errors = new ArrayList<>();
-    List<Snapshot> snapshots = new ArrayList<>();
-    Long pendingTime = null;
-    Snapshot current = null;
-    for (Text.NumberedLine numbered : Text.readable(lines, errors)) {
-      int n = numbered.number();
-      String line = numbered.text();
-      Long epoch = Text.epochMillis(line);
-      if (epoch != null) {
-        pendingTime = epoch;
-        continue;
-      }
-      if (line.startsWith("Inter-|")) {
-        current = new Snapshot(pendingTime == null ? Long.MIN_VALUE : pendingTime, n, new LinkedHashMap<>());
-        snapshots.add(current);
-        pendingTime = null;
-        continue;
-      }
-      Row row = row(line, n);
-      if (row.error() != null) {
-        errors.add(row.error());
-      } else if (row.counters() != null && current == null) {
-        errors.add(new ParseError(n, null, "expected an 'Inter-|' header before the first interface row"));
-      } else if (row.counters() != null) {
-        current.counters().put(row.iface(), row.counters());
-      }
-    }
-    List<Sample> samples = rates(withTimes(snapshots, context), errors);
-    String test = context.test();
-    return new ParseResult(test == null ? samples : samples.stream().map(s -> s.withTest(test)).toList(), errors);
-  }
-
   /**
-   * One line as an interface row ({@code IFACE: 16 counters}): its counters, an error when it looks like a row
-   * but cannot be read, or {@link Row#NONE} for headers, time lines and blank lines.
+   * One line as an interface row ({@code IFACE: 16 counters}): the interface and its counters, an error when it
+   * looks like a row but cannot be read, or {@link Row#none} for headers, time lines and blank lines.
    */
-  public static Row row(String line, int lineNumber) {
+  public static Row<Counters> row(String line, int lineNumber) {
     if (line.isEmpty() || line.startsWith("Inter-|") || line.startsWith("face |") || Text.isEpochLine(line)) {
-      return Row.NONE;
+      return Row.none();
     }
     Matcher row = ROW.matcher(line);
     if (!row.matches()) {
-      return new Row(null, null, new ParseError(lineNumber, null, "expected 'IFACE: 16 counters', got '"
+      return new Row<>(null, null, new ParseError(lineNumber, null, "expected 'IFACE: 16 counters', got '"
           + Text.shown(line) + "'"));
     }
     String[] f = row.group(2).split("\\s+");
     if (f.length < 16) {
-      return new Row(row.group(1), null, new ParseError(lineNumber, row.group(1), "expected 16 counters, got " + f.length));
+      return new Row<>(row.group(1), null, new ParseError(lineNumber, row.group(1), "expected 16 counters, got "
+          + f.length));
     }
     var rxB = Text.number(f[0]);
     var rxP = Text.number(f[1]);
     var txB = Text.number(f[8]);
     var txP = Text.number(f[9]);
     if (rxB.isEmpty() || rxP.isEmpty() || txB.isEmpty() || txP.isEmpty()) {
-      return new Row(row.group(1), null, new ParseError(lineNumber, row.group(1), "counters must be numbers"));
+      return new Row<>(row.group(1), null, new ParseError(lineNumber, row.group(1), "counters must be numbers"));
     }
-    return new Row(row.group(1), new Counters(rxB.getAsDouble(), rxP.getAsDouble(), txB.getAsDouble(),
+    return new Row<>(row.group(1), new Counters(rxB.getAsDouble(), rxP.getAsDouble(), txB.getAsDouble(),
         txP.getAsDouble()), null);
+  }
+
+  /** An {@code Inter-|} header starts a snapshot; an interface row goes into it. */
+  @Override
+  void read(int number, String line, Snapshots<Counters> snapshots, List<ParseError> errors) {
+    if (line.startsWith("Inter-|")) {
+      snapshots.start(number);
+      return;
+    }
+    Row<Counters> row = row(line, number);
+    if (row.error() != null) {
+      errors.add(row.error());
+    } else if (row.counters() != null && snapshots.current() == null) {
+      errors.add(new ParseError(number, null, "expected an 'Inter-|' header before the first interface row"));
+    } else if (row.counters() != null) {
+      snapshots.current().put(row.scope(), row.counters());
+    }
+  }
+
+  @Override
+  void between(Snapshot<Counters> before, Snapshot<Counters> now, List<Sample> samples, List<ParseError> errors) {
+    double seconds = (now.ms() - before.ms()) / 1000.0;
+    for (Map.Entry<String, Counters> e : now.rows().entrySet()) {
+      Counters then = before.rows().get(e.getKey());
+      if (then == null) {
+        continue;
+      }
+      if (seconds <= 0) {
+        errors.add(new ParseError(now.line(), "time", "snapshot is not later than the one before"));
+        break;
+      }
+      if (e.getValue().wentDownSince(then)) {
+        errors.add(new ParseError(now.line(), e.getKey(), WENT_DOWN));
+        continue;
+      }
+      samples.addAll(rates(e.getKey(), then, e.getValue(), seconds, now.ms()));
+    }
   }
 
   /** rx/tx packets and bits per second of {@code iface} between two readings {@code seconds} apart, at {@code ts}. */
@@ -123,47 +115,5 @@ public final class ProcNetDevParser implements OutputParser {
         Sample.of("tx_pps", (now.txPackets() - before.txPackets()) / seconds, Units.PACKETS_PER_S, iface, ts),
         Sample.of("rx_bps", (now.rxBytes() - before.rxBytes()) * 8 / seconds, Units.BITS_PER_S, iface, ts),
         Sample.of("tx_bps", (now.txBytes() - before.txBytes()) * 8 / seconds, Units.BITS_PER_S, iface, ts));
-  }
-
-  /** Snapshots without a time line: 1 s apart, the last at the reference time. */
-  private static List<Snapshot> withTimes(List<Snapshot> snapshots, ParseContext context) {
-    List<Snapshot> out = new ArrayList<>(snapshots.size());
-    for (int i = 0; i < snapshots.size(); i++) {
-      Snapshot s = snapshots.get(i);
-      long ms = s.ms() != Long.MIN_VALUE ? s.ms() : context.referenceMs() - 1000L * (snapshots.size() - 1 - i);
-      out.add(new Snapshot(ms, s.line(), s.counters()));
-    }
-    return out;
-  }
-
-  private static List<Sample> rates(List<Snapshot> snapshots, List<ParseError> errors) {
-    List<Sample> samples = new ArrayList<>();
-    Map<String, Counters> previous = new HashMap<>();
-    long previousMs = 0;
-    for (Snapshot s : snapshots) {
-      if (!previous.isEmpty() && ProcReadings.tooSoonAfter(previousMs, s.ms())) {
-        continue;
-      }
-      double seconds = (s.ms() - previousMs) / 1000.0;
-      for (Map.Entry<String, Counters> e : s.counters().entrySet()) {
-        Counters before = previous.get(e.getKey());
-        if (before == null) {
-          continue;
-        }
-        if (seconds <= 0) {
-          errors.add(new ParseError(s.line(), "time", "snapshot is not later than the one before"));
-          break;
-        }
-        Counters now = e.getValue();
-        if (now.wentDownSince(before)) {
-          errors.add(new ParseError(s.line(), e.getKey(), WENT_DOWN));
-          continue;
-        }
-        samples.addAll(rates(e.getKey(), before, now, seconds, s.ms()));
-      }
-      previous = s.counters();
-      previousMs = s.ms();
-    }
-    return samples;
   }
 }

@@ -1,8 +1,10 @@
 package io.netpulse.tools.proc;
 
+import io.netpulse.tools.parse.ParseError;
+
 /**
- * The rule shared by every counter sampler read from {@code /proc} ({@code /proc/net/dev}, {@code /proc/stat}), whether
- * parsed as a whole output or streamed line by line.
+ * The row and the rule shared by every counter sampler read from {@code /proc} ({@code /proc/net/dev},
+ * {@code /proc/stat}), whether parsed as a whole output or streamed line by line.
  */
 public final class ProcReadings {
 
@@ -15,6 +17,22 @@ public final class ProcReadings {
   public static final long MIN_INTERVAL_MS = 500;
 
   private ProcReadings() {
+  }
+
+  /**
+   * A line of such a sampler read as one scope's row (an interface, a CPU): its counters, or the error when it looks
+   * like a row but cannot be read; all null ({@link #none}) for a line that is no row (headers, other lines).
+   *
+   * @param <C> the row's cumulative counters
+   */
+  public record Row<C>(String scope, C counters, ParseError error) {
+    private static final Row<?> NONE = new Row<>(null, null, null);
+
+    /** The row of a line that is no row. */
+    @SuppressWarnings("unchecked")
+    public static <C> Row<C> none() {
+      return (Row<C>) NONE;
+    }
   }
 
   /** Whether a reading at {@code nowMs} came too soon after the one at {@code beforeMs} to give a rate. */

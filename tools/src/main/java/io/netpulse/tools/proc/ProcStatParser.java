@@ -1,15 +1,12 @@
 package io.netpulse.tools.proc;
 
-import io.netpulse.tools.parse.OutputParser;
-import io.netpulse.tools.parse.ParseContext;
 import io.netpulse.tools.parse.ParseError;
 import io.netpulse.tools.parse.ParseResult;
 import io.netpulse.tools.parse.Text;
+import io.netpulse.tools.proc.ProcReadings.Row;
 
 import io.netpulse.common.Units;
 import io.netpulse.common.event.Sample;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,7 +27,7 @@ import java.util.regex.Pattern;
  * CPU already seen in the current one; without time lines snapshots are taken as 1 s apart, the last at the
  * reference time. Other lines of /proc/stat (intr, ctxt, softirq, …) are skipped.
  */
-public final class ProcStatParser implements OutputParser {
+public final class ProcStatParser extends ProcSnapshotParser<ProcStatParser.Times> {
 
   public static final String FORMAT = "proc-stat";
   public static final String BUSY = "cpu_busy_pct";
@@ -55,13 +52,6 @@ public final class ProcStatParser implements OutputParser {
     }
   }
 
-  /** A CPU line read: its scope and times, or the error; all null for any other line. */
-  public record Row(String cpu, Times times, ParseError error) {
-    static final Row NONE = new Row(null, null, null);
-  }
-
-  private record Snapshot(long ms, Map<String, Times> cpus) {}
-
   /** Whether {@code metric} is one of the CPU-use metrics this parser makes. */
   public static boolean isCpuMetric(String metric) {
     return metric != null && METRICS.contains(metric);
@@ -72,81 +62,59 @@ public final class ProcStatParser implements OutputParser {
     return FORMAT;
   }
 
-  @Override
-  public ParseResult parse(List<String> lines, ParseContext context) {
-    List<ParseError> errors = new ArrayList<>();
-    List<Snapshot> snapshots = new ArrayList<>();
-    Long pendingTime = null;
-    Snapshot current = null;
-    for (Text.NumberedLine numbered : Text.readable(lines, errors)) {
-      int n = numbered.number();
-      String line = numbered.text();
-      Long epoch = Text.epochMillis(line);
-      if (epoch != null) {
-        pendingTime = epoch;
-        continue;
-      }
-      Row row = row(line, n);
-      if (row.error() != null) {
-        errors.add(row.error());
-        continue;
-      }
-      if (row.times() == null) {
-        continue;
-      }
-      if (current == null || pendingTime != null || current.cpus().containsKey(row.cpu())) {
-        current = new Snapshot(pendingTime == null ? Long.MIN_VALUE : pendingTime, new LinkedHashMap<>());
-        snapshots.add(current);
-        pendingTime = null;
-      }
-      current.cpus().put(row.cpu(), row.times());
-    }
-    List<Sample> samples = new ArrayList<>();
-    List<Snapshot> timed = withTimes(snapshots, context);
-    Snapshot before = timed.isEmpty() ? null : timed.get(0);
-    for (int i = 1; i < timed.size(); i++) {
-      Snapshot now = timed.get(i);
-      if (ProcReadings.tooSoonAfter(before.ms(), now.ms())) {
-        continue; // as for /proc/net/dev: a reading ms after the last gives nothing, the earlier stays the baseline
-      }
-      for (Map.Entry<String, Times> e : now.cpus().entrySet()) {
-        Times then = before.cpus().get(e.getKey());
-        if (then != null) {
-          ParseResult r = use(e.getKey(), then, e.getValue(), now.ms(), 0);
-          samples.addAll(r.samples());
-          errors.addAll(r.errors());
-        }
-      }
-      before = now;
-    }
-    String test = context.test();
-    return new ParseResult(test == null ? samples : samples.stream().map(s -> s.withTest(test)).toList(), errors);
-  }
-
   /**
    * One line as a CPU line ({@code cpu} or {@code cpuN} and at least four tick counts): its scope and times, an
-   * error when it looks like one but cannot be read, or {@link Row#NONE} for every other line.
+   * error when it looks like one but cannot be read, or {@link Row#none} for every other line.
    */
-  public static Row row(String line, int lineNumber) {
+  public static Row<Times> row(String line, int lineNumber) {
     Matcher m = ROW.matcher(line);
     if (!line.startsWith("cpu") || !m.matches()) {
-      return Row.NONE;
+      return Row.none();
     }
     String cpu = m.group(1).isEmpty() ? ALL : "cpu" + m.group(1);
     String[] f = m.group(2).strip().split("\\s+");
     if (f.length < 4) {
-      return new Row(cpu, null, new ParseError(lineNumber, cpu, "expected at least 4 tick counts (user nice system "
+      return new Row<>(cpu, null, new ParseError(lineNumber, cpu, "expected at least 4 tick counts (user nice system "
           + "idle), got " + f.length));
     }
     long[] v = new long[8];
     for (int i = 0; i < Math.min(8, f.length); i++) {
       if (f[i].length() > 18 || f[i].isEmpty() || !f[i].chars().allMatch(Character::isDigit)) {
-        return new Row(cpu, null, new ParseError(lineNumber, cpu, "tick counts must be whole numbers, got '"
+        return new Row<>(cpu, null, new ParseError(lineNumber, cpu, "tick counts must be whole numbers, got '"
             + Text.shown(f[i]) + "'"));
       }
       v[i] = Long.parseLong(f[i]);
     }
-    return new Row(cpu, new Times(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]), null);
+    return new Row<>(cpu, new Times(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]), null);
+  }
+
+  /** A CPU line goes into the current snapshot; one after a time line, or of a CPU already in it, starts the next. */
+  @Override
+  void read(int number, String line, Snapshots<Times> snapshots, List<ParseError> errors) {
+    Row<Times> row = row(line, number);
+    if (row.error() != null) {
+      errors.add(row.error());
+      return;
+    }
+    if (row.counters() == null) {
+      return;
+    }
+    if (snapshots.current() == null || snapshots.timePending() || snapshots.current().containsKey(row.scope())) {
+      snapshots.start(number);
+    }
+    snapshots.current().put(row.scope(), row.counters());
+  }
+
+  @Override
+  void between(Snapshot<Times> before, Snapshot<Times> now, List<Sample> samples, List<ParseError> errors) {
+    for (Map.Entry<String, Times> e : now.rows().entrySet()) {
+      Times then = before.rows().get(e.getKey());
+      if (then != null) {
+        ParseResult r = use(e.getKey(), then, e.getValue(), now.ms(), 0);
+        samples.addAll(r.samples());
+        errors.addAll(r.errors());
+      }
+    }
   }
 
   /**
@@ -181,16 +149,5 @@ public final class ProcStatParser implements OutputParser {
 
   private static long since(long now, long before) {
     return Math.max(0, now - before);
-  }
-
-  /** Snapshots without a time line: 1 s apart, the last at the reference time. */
-  private static List<Snapshot> withTimes(List<Snapshot> snapshots, ParseContext context) {
-    List<Snapshot> out = new ArrayList<>(snapshots.size());
-    for (int i = 0; i < snapshots.size(); i++) {
-      Snapshot s = snapshots.get(i);
-      long ms = s.ms() != Long.MIN_VALUE ? s.ms() : context.referenceMs() - 1000L * (snapshots.size() - 1 - i);
-      out.add(new Snapshot(ms, s.cpus()));
-    }
-    return out;
   }
 }

@@ -133,11 +133,11 @@ class ProcStatParserTest {
 
   @Test
   void aStreamedLineIsReadAloneAsARowOrNothing() {
-    assertThat(ProcStatParser.row("cpu3 1 2 3 4 5 6 7 8 9 10", 0).times())
+    assertThat(ProcStatParser.row("cpu3 1 2 3 4 5 6 7 8 9 10", 0).counters())
         .isEqualTo(new ProcStatParser.Times(1, 2, 3, 4, 5, 6, 7, 8));
-    assertThat(ProcStatParser.row("cpu  1 2 3 4 5 6 7 8 9 10", 0).cpu()).isEqualTo("all");
-    assertThat(ProcStatParser.row("intr 33653238 0 0", 0)).isEqualTo(ProcStatParser.Row.NONE);
-    assertThat(ProcStatParser.row("# 1796126130641", 0)).isEqualTo(ProcStatParser.Row.NONE);
+    assertThat(ProcStatParser.row("cpu  1 2 3 4 5 6 7 8 9 10", 0).scope()).isEqualTo("all");
+    assertThat(ProcStatParser.row("intr 33653238 0 0", 0)).isEqualTo(ProcReadings.Row.none());
+    assertThat(ProcStatParser.row("# 1796126130641", 0)).isEqualTo(ProcReadings.Row.none());
     assertThat(ProcStatParser.row("cpu0 99999999999999999999 0 0 0", 0).error()).isNotNull(); // past a long: no throw
     assertThat(ProcStatParser.isCpuMetric("cpu_busy_pct")).isTrue();
     assertThat(ProcStatParser.isCpuMetric("rx_pps")).isFalse();
