@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.event.LineEvent;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -35,13 +36,7 @@ class OnTheSecondSamplerTest {
   void ssSummaryGivesOneOutputPerWallClockSecondWhenSsTakesAThirdOfASecond() throws Exception {
     // a host with many sockets makes ss -s slow; 0.3 s makes the old loop lose about one second in four, so 15 s
     // would show it about four times over
-    Path bin = Files.createDirectories(dir.resolve("bin"));
-    Path slowSs = bin.resolve("ss");
-    Files.writeString(slowSs, "#!/bin/sh\nsleep 0.3\nexec " + onPath("ss") + " \"$@\"\n");
-    Files.setPosixFilePermissions(slowSs, PosixFilePermissions.fromString("rwxr-xr-x"));
-    String path = bin + File.pathSeparator + System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-
-    List<Long> readAt = sample(Sampler.SS_SUMMARY, Map.of("PATH", path), "Total:", 15_000);
+    List<Long> readAt = sample(Sampler.SS_SUMMARY, envWithSlowSs("0.3"), "Total:", 15_000);
 
     assertOnePerSecond(readAt);
   }
@@ -52,13 +47,7 @@ class OnTheSecondSamplerTest {
    */
   @Test
   void aSampleThatRunsIntoTheNextSecondIsFollowedAtOnceByThatSecondsOwn() throws Exception {
-    Path bin = Files.createDirectories(dir.resolve("bin"));
-    Path slowSs = bin.resolve("ss");
-    Files.writeString(slowSs, "#!/bin/sh\nsleep 1\nexec " + onPath("ss") + " \"$@\"\n");
-    Files.setPosixFilePermissions(slowSs, PosixFilePermissions.fromString("rwxr-xr-x"));
-    String path = bin + File.pathSeparator + System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-
-    List<Long> readAt = sample(Sampler.SS_SUMMARY, Map.of("PATH", path), "Total:", 12_000);
+    List<Long> readAt = sample(Sampler.SS_SUMMARY, envWithSlowSs("1"), "Total:", 12_000);
 
     List<Long> seconds = readAt.stream().map(ms -> ms / 1000).toList();
     assertThat(seconds).as("read times %s", readAt).doesNotHaveDuplicates();
@@ -72,6 +61,19 @@ class OnTheSecondSamplerTest {
     List<Long> readAt = sample(Sampler.PROC_NET_DEV, Map.of(), "Inter-|", 15_000);
 
     assertOnePerSecond(readAt);
+  }
+
+  /**
+   * An environment whose PATH finds, first, an ss that sleeps {@code seconds} (as sleep takes it) before it runs the
+   * real one: how ss behaves on a host with many sockets.
+   */
+  private Map<String, String> envWithSlowSs(String seconds) throws IOException {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path slowSs = bin.resolve("ss");
+    Files.writeString(slowSs, "#!/bin/sh\nsleep " + seconds + "\nexec " + onPath("ss") + " \"$@\"\n");
+    Files.setPosixFilePermissions(slowSs, PosixFilePermissions.fromString("rwxr-xr-x"));
+    String path = bin + File.pathSeparator + System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
+    return Map.of("PATH", path);
   }
 
   /** Read times (epoch ms) of the first line of each output, {@code firstLine} its start. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netpulse.common.Topics;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.kafka.KafkaConnection;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -12,40 +11,24 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Token rules for non-loopback binds and the start errors a user sees. */
 @Tag("kafka")
 class DashboardAccessTest {
 
-  @TempDir static Path dataDir;
-  static EmbeddedKafka kafka;
+  @RegisterExtension static final ClassBroker BROKER = new ClassBroker();
   static final HttpClient HTTP = HttpClient.newHttpClient(); // no cookie handler: every request stands alone
   static final Topics TOPICS = new Topics("access.");
-
-  @BeforeAll
-  static void startKafka() {
-    kafka = EmbeddedKafka.start(dataDir, 0);
-  }
-
-  @AfterAll
-  static void stopKafka() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
 
   @Test
   void wildcardBindGeneratesTokenAndRefusesRequestsWithoutIt() throws Exception {
     try (Dashboard dashboard = Dashboard.start(
-        new DashboardConfig(kafka.connection(), TOPICS, "0.0.0.0", 0, null))) {
+        new DashboardConfig(BROKER.kafka().connection(), TOPICS, "0.0.0.0", 0, null))) {
       String token = dashboard.token();
       assertThat(token).as("generated token").isNotBlank().hasSizeGreaterThanOrEqualTo(40);
       String base = "http://127.0.0.1:" + dashboard.port() + "/";
@@ -81,7 +64,7 @@ class DashboardAccessTest {
   @Test
   void givenTokenIsUsedAsIs() throws Exception {
     try (Dashboard dashboard = Dashboard.start(
-        new DashboardConfig(kafka.connection(), TOPICS, "0.0.0.0", 0, "s3cret-token"))) {
+        new DashboardConfig(BROKER.kafka().connection(), TOPICS, "0.0.0.0", 0, "s3cret-token"))) {
       assertThat(dashboard.token()).isEqualTo("s3cret-token");
       assertThat(dashboard.url()).endsWith("/?token=s3cret-token");
       assertThat(get(dashboard.url(), null, null).statusCode()).isEqualTo(200);
@@ -91,7 +74,7 @@ class DashboardAccessTest {
 
   @Test
   void loopbackNeedsNoToken() throws Exception {
-    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), TOPICS))) {
+    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(BROKER.kafka().connection(), TOPICS))) {
       assertThat(dashboard.token()).isNull();
       assertThat(dashboard.url()).doesNotContain("token");
       assertThat(get(dashboard.url() + "api/rates/latest", null, null).statusCode()).isEqualTo(200);
@@ -103,7 +86,7 @@ class DashboardAccessTest {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       int port = taken.getLocalPort();
       assertThatThrownBy(() -> Dashboard.start(
-              new DashboardConfig(kafka.connection(), TOPICS, "127.0.0.1", port, null)))
+              new DashboardConfig(BROKER.kafka().connection(), TOPICS, "127.0.0.1", port, null)))
           .isInstanceOf(DashboardStartException.class)
           .hasMessage("port " + port + " on 127.0.0.1 is already in use; choose another with --dashboard-port");
     }
@@ -112,7 +95,7 @@ class DashboardAccessTest {
   @Test
   void unknownBindHostIsNamed() {
     assertThatThrownBy(() -> Dashboard.start(
-            new DashboardConfig(kafka.connection(), TOPICS, "no-such-host.invalid", 0, null)))
+            new DashboardConfig(BROKER.kafka().connection(), TOPICS, "no-such-host.invalid", 0, null)))
         .isInstanceOf(DashboardStartException.class)
         .hasMessage("dashboard bind host 'no-such-host.invalid' is not a known address");
   }
@@ -124,7 +107,7 @@ class DashboardAccessTest {
    */
   @Test
   void aClientAskingForHttp2OverClearTextGetsWholeHttp11Answers() throws Exception {
-    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), TOPICS))) {
+    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(BROKER.kafka().connection(), TOPICS))) {
       URI metrics = URI.create("http://127.0.0.1:" + dashboard.port() + "/metrics");
       int expected = -1;
       for (int i = 0; i < 40; i++) {

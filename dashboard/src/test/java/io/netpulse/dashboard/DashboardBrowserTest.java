@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,30 +37,21 @@ class DashboardBrowserTest {
             + HeadlessChromium.CHROMEDRIVER + " (apt-get install chromium chromium-driver)");
     Topics topics = new Topics("browser.");
     Set<Long> sentBps = ConcurrentHashMap.newKeySet();
-    AtomicBoolean producing = new AtomicBoolean(true);
     Files.createDirectories(tmp.resolve("profile"));
     try (EmbeddedKafka kafka = EmbeddedKafka.start(tmp.resolve("data"), 0)) {
       kafka.createTopics(topics, 2);
       try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics));
           RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.metrics())) {
         dashboard.awaitLiveFeed(Duration.ofSeconds(30));
-        Thread producer = new Thread(() -> {
-          for (int i = 0; producing.get(); i++) {
-            long now = System.currentTimeMillis();
-            long bps = 9_400_000_000L + (i % 7) * 13_000_000L + i; // distinct every second
-            sentBps.add(bps);
-            traffic.send(RateTraffic.rate(BUSY_HOST, "eth0", "rx_bps", now, bps));
-            traffic.send(RateTraffic.rate(BUSY_HOST, "eth0", "rx_pps", now, 812_000 + i * 37));
-            traffic.send(RateTraffic.rate(HOSTILE_HOST, "eth1", "rx_bps", now, 1_000_000));
-            try {
-              Thread.sleep(1000);
-            } catch (InterruptedException e) {
-              return;
-            }
-          }
-        }, "rate-producer");
-        producer.start();
-        try (HeadlessChromium chromium = HeadlessChromium.start(tmp.resolve("profile"), tmp.resolve("chromium.log"))) {
+        try (RepeatingThread producer = new RepeatingThread("rate-producer", Duration.ofSeconds(1), i -> {
+              long now = System.currentTimeMillis();
+              long bps = 9_400_000_000L + (i % 7) * 13_000_000L + i; // distinct every second
+              sentBps.add(bps);
+              traffic.send(RateTraffic.rate(BUSY_HOST, "eth0", "rx_bps", now, bps));
+              traffic.send(RateTraffic.rate(BUSY_HOST, "eth0", "rx_pps", now, 812_000 + i * 37));
+              traffic.send(RateTraffic.rate(HOSTILE_HOST, "eth1", "rx_bps", now, 1_000_000));
+            });
+            HeadlessChromium chromium = HeadlessChromium.start(tmp.resolve("profile"), tmp.resolve("chromium.log"))) {
           ChromeDriver page = chromium.driver();
           page.get(dashboard.url());
           WebDriverWait wait = new WebDriverWait(page, Duration.ofSeconds(30));
@@ -87,10 +77,6 @@ class DashboardBrowserTest {
           wait.until(d -> d.findElement(By.id("host")).getText().equals(BUSY_HOST));
 
           HeadlessChromium.screenshot(page, "dashboard-live.png");
-        } finally {
-          producing.set(false);
-          producer.interrupt();
-          producer.join(5_000);
         }
       }
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.netpulse.common.Topics;
-import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.RateEvent;
 import io.netpulse.common.json.Json;
 import java.net.URI;
@@ -12,7 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,38 +19,23 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Rates produced to a real broker come out of the dashboard's SSE feed and JSON API. */
 @Tag("kafka")
 class DashboardLiveFeedTest {
 
-  @TempDir static Path dataDir;
-  static EmbeddedKafka kafka;
+  @RegisterExtension static final ClassBroker BROKER = new ClassBroker();
   static final HttpClient HTTP = HttpClient.newHttpClient();
-
-  @BeforeAll
-  static void startKafka() {
-    kafka = EmbeddedKafka.start(dataDir, 0);
-  }
-
-  @AfterAll
-  static void stopKafka() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
 
   @Test
   void ratesReachSseAndLatestApi() throws Exception {
     Topics topics = new Topics("live1.");
-    kafka.createTopics(topics, 2);
-    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics));
-        RateTraffic traffic = new RateTraffic(kafka.bootstrapServers(), topics.metrics())) {
+    BROKER.kafka().createTopics(topics, 2);
+    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(BROKER.kafka().connection(), topics));
+        RateTraffic traffic = new RateTraffic(BROKER.kafka().bootstrapServers(), topics.metrics())) {
       dashboard.awaitLiveFeed(Duration.ofSeconds(30));
       BlockingQueue<String> sse = new LinkedBlockingQueue<>();
       CompletableFuture<HttpResponse<Stream<String>>> stream = HTTP.sendAsync(
@@ -114,7 +97,7 @@ class DashboardLiveFeedTest {
   @Test
   void pageAndUplotAssetsAreServedFromTheJar() throws Exception {
     Topics topics = new Topics("live2.");
-    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(kafka.connection(), topics))) {
+    try (Dashboard dashboard = Dashboard.start(DashboardConfig.local(BROKER.kafka().connection(), topics))) {
       assertThat(dashboard.url()).isEqualTo("http://127.0.0.1:" + dashboard.port() + "/");
       HttpResponse<String> page = get(dashboard.url());
       assertThat(page.statusCode()).isEqualTo(200);

@@ -10,8 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,21 +55,10 @@ class DashboardPagesBrowserTest {
     page.get(dashboard.url() + "runs.html");
     wait.until(d -> text(d, "run-test").equals("rx") && text(d, "run-phase").equals("WARMUP"));
 
-    AtomicBoolean producing = new AtomicBoolean(true);
-    AtomicLong second = new AtomicLong(1);
-    Thread producer = new Thread(() -> {
-      while (producing.get()) {
-        long s = second.getAndIncrement();
-        traffic.send(RateTraffic.rate("sut", "eth0", "rx_bps", t0 + s * 1000, 9.0e9 + s * 1e6));
-        try {
-          Thread.sleep(300);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "run-rates");
-    producer.start();
-    try {
+    try (RepeatingThread rates = new RepeatingThread("run-rates", Duration.ofMillis(300), i -> {
+      long s = i + 1L; // seconds 1, 2, 3, … of the run
+      traffic.send(RateTraffic.rate("sut", "eth0", "rx_bps", t0 + s * 1000, 9.0e9 + s * 1e6));
+    })) {
       traffic.event(topics.runs(), "r1", Events.run("r1", "xlarge", "rx", "rx_bandwidth", 1, Phase.MEASURING,
           t0 + 2000, "sut", "eth0"));
       wait.until(d -> text(d, "run-phase").equals("MEASURING") && text(d, "run-now").matches("9\\.0\\d\\d"));
@@ -80,10 +67,6 @@ class DashboardPagesBrowserTest {
       assertThat(text(page, "run-now-unit")).isEqualTo("Gbit/s");
       assertThat(page.findElements(By.cssSelector("#run-chart canvas"))).isNotEmpty();
       assertThat(text(page, "run-remaining")).matches("\\d+ s");
-    } finally {
-      producing.set(false);
-      producer.interrupt();
-      producer.join(5000);
     }
     traffic.event(topics.steady(), "r1", Events.steady("r1", "sut", "eth0", "rx_bps", 9.01e9, t0 + 9000));
     traffic.event(topics.results(), "xlarge/rx/rx_bps", Events.result("xlarge", "rx", "rx_bps", "bit/s", 9.01e9));

@@ -12,7 +12,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Iterator;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -273,31 +272,30 @@ public final class ConnectionClient {
   }
 
   private void handleReady() {
-    Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-    while (keys.hasNext()) {
-      SelectionKey key = keys.next();
-      keys.remove();
-      if (!key.isValid()) {
-        continue;
-      }
+    HeldSockets.forEachReady(selector, key -> {
       if (key.isConnectable()) {
-        Pending p = (Pending) key.attachment();
-        p.finished = true;
-        inFlight--;
-        try {
-          if (p.channel.finishConnect()) {
-            key.attach(null);
-            key.interestOps(SelectionKey.OP_READ);
-            established();
-          }
-        } catch (IOException e) {
-          key.cancel();
-          closeQuietly(p.channel);
-          failure(Kind.of(e.getMessage()), p.remote, e.getMessage());
-        }
+        finishConnect(key);
       } else if (key.isReadable()) {
         drain(key);
       }
+    });
+  }
+
+  /** A connect the selector says is done: held from now on (read only to notice a close), or counted as failed. */
+  private void finishConnect(SelectionKey key) {
+    Pending p = (Pending) key.attachment();
+    p.finished = true;
+    inFlight--;
+    try {
+      if (p.channel.finishConnect()) {
+        key.attach(null);
+        key.interestOps(SelectionKey.OP_READ);
+        established();
+      }
+    } catch (IOException e) {
+      key.cancel();
+      closeQuietly(p.channel);
+      failure(Kind.of(e.getMessage()), p.remote, e.getMessage());
     }
   }
 

@@ -12,7 +12,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 
@@ -115,19 +114,13 @@ public final class ConnectionServer implements AutoCloseable {
           wait = Math.min(wait, Math.max(1, (acceptPausedUntilNanos - before) / 1_000_000 + 1));
         }
         selector.select(wait);
-        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-        while (keys.hasNext()) {
-          SelectionKey key = keys.next();
-          keys.remove();
-          if (!key.isValid()) {
-            continue;
-          }
+        HeldSockets.forEachReady(selector, key -> {
           if (key.isAcceptable()) {
             acceptFrom((ServerSocketChannel) key.channel());
           } else if (key.isReadable()) {
             drain(key);
           }
-        }
+        });
         long now = System.nanoTime();
         if (ticker.due(now)) {
           long rate = ticker.ratePerSecond(now, accepted);

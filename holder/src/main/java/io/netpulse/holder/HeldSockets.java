@@ -5,8 +5,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.Iterator;
 
-/** What both sides do with a connection they only hold: discard what arrives, notice when the other side lets go. */
+/**
+ * What both sides do with a connection they only hold: discard what arrives, notice when the other side lets go;
+ * and the selector loop both run over them.
+ */
 final class HeldSockets {
 
   private HeldSockets() {}
@@ -39,6 +43,27 @@ final class HeldSockets {
       c.close();
     } catch (Exception ignored) {
       // closing a socket we are done with: nothing to report
+    }
+  }
+
+  /** What a selector loop does with one ready key; {@code E} lets a handler that throws nothing need no catch. */
+  @FunctionalInterface
+  interface ReadyKeyHandler<E extends Exception> {
+    void handle(SelectionKey key) throws E;
+  }
+
+  /**
+   * Hands each key {@code selector}'s last select found ready to {@code handler}, taking it off the selected set
+   * first (the selector never does) and skipping one no longer valid (its connection closed since the select).
+   */
+  static <E extends Exception> void forEachReady(Selector selector, ReadyKeyHandler<E> handler) throws E {
+    Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+    while (keys.hasNext()) {
+      SelectionKey key = keys.next();
+      keys.remove();
+      if (key.isValid()) {
+        handler.handle(key);
+      }
     }
   }
 

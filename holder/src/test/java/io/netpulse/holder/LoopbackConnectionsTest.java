@@ -27,16 +27,15 @@ class LoopbackConnectionsTest {
   @Test
   void holdsThreeThousandOverThreePortsThenLetsGo() throws Exception {
     StringWriter serverOut = new StringWriter();
-    ConnectionServer server = serverOnFreePorts(3, 7, new PrintWriter(serverOut, true));
-    PortSet ports = PortSet.of(rangeOf(server));
-    CompletableFuture<Void> serving = CompletableFuture.runAsync(server::run);
+    Serving serving = Serving.onFreePorts(3, 7, new PrintWriter(serverOut, true));
+    PortSet ports = serving.ports();
     StringWriter clientOut = new StringWriter();
     ConnectionClient client = new ConnectionClient(ClientSettings.to(InetAddress.getLoopbackAddress(), ports)
         .withCap(3000L).withInFlight(500).withHold(Duration.ofSeconds(5)).withMaxFailures(100),
         new PrintWriter(clientOut, true));
     CompletableFuture<Void> holding = CompletableFuture.runAsync(client::run);
     try {
-      await().atMost(GENEROUS).until(() -> server.stats().open() == 3000 || holding.isDone());
+      await().atMost(GENEROUS).until(() -> serving.stats().open() == 3000 || holding.isDone());
       // counted while held: by ss (the kernel's view) and by both sides' own counts
       assertThat(establishedOnServerPorts(ports.bases(), List.of())).isEqualTo(3000);
       assertThat(client.stats().open()).isEqualTo(3000);
@@ -44,17 +43,16 @@ class LoopbackConnectionsTest {
       assertThat(client.climb()).isEqualTo(new ClimbLine(ClimbEnd.CAP_REACHED, 3000,
           "opened the cap of 3000 connections"));
       holding.get(GENEROUS.toSeconds(), TimeUnit.SECONDS); // the 5 s hold (time for the checks above on a loaded machine) ends the client by itself
-      await().atMost(GENEROUS).until(() -> server.stats().open() == 0);
+      await().atMost(GENEROUS).until(() -> serving.stats().open() == 0);
       assertThat(establishedOnServerPorts(ports.bases(), List.of())).isZero();
-      assertThat(server.stats().accepted()).isEqualTo(3000);
-      assertThat(server.stats().peakOpen()).isEqualTo(3000);
+      assertThat(serving.stats().accepted()).isEqualTo(3000);
+      assertThat(serving.stats().peakOpen()).isEqualTo(3000);
       assertThat(clientOut.toString()).contains(client.climb().line()).containsPattern(
           "connections: summary ended_by=cap_reached opened=3000 peak_open=3000 failed=0 refused=0 timed_out=0 "
               + "closed_by_peer=0 opening_s=[0-9.]+ mean_rate=\\d+/s elapsed_s=[0-9.]+");
     } finally {
       client.stop();
-      server.stop();
-      serving.get(GENEROUS.toSeconds(), TimeUnit.SECONDS);
+      serving.stop();
     }
     assertThat(serverOut.toString()).startsWith("connections: listening ports=" + ports + " (3) bind=0.0.0.0 nofile ")
         .contains("connections: summary accepted=3000 peak_open=3000 accept_errors=0 ");
@@ -62,15 +60,14 @@ class LoopbackConnectionsTest {
 
   @Test
   void spreadsOverSourceAddressesAndStopsOnRequest() throws Exception {
-    ConnectionServer server = serverOnFreePorts(2, 1, new PrintWriter(new StringWriter(), true));
-    PortSet ports = PortSet.of(rangeOf(server));
-    CompletableFuture<Void> serving = CompletableFuture.runAsync(server::run);
+    Serving serving = Serving.onFreePorts(2, 1, new PrintWriter(new StringWriter(), true));
+    PortSet ports = serving.ports();
     List<InetAddress> sources = List.of(InetAddress.getByName("127.0.0.2"), InetAddress.getByName("127.0.0.3"));
     ConnectionClient client = new ConnectionClient(ClientSettings.to(InetAddress.getLoopbackAddress(), ports)
         .withSources(sources).withCap(400L).withInFlight(100), new PrintWriter(new StringWriter(), true));
     CompletableFuture<Void> holding = CompletableFuture.runAsync(client::run);
     try {
-      await().atMost(GENEROUS).until(() -> server.stats().open() == 400 || holding.isDone());
+      await().atMost(GENEROUS).until(() -> serving.stats().open() == 400 || holding.isDone());
       String sockets = ConnectionsTestSupport.run(List.of("ss", "-Htn", "state", "established",
           "( sport = :" + ports.bases().first() + " or sport = :" + ports.bases().last() + " )"));
       // the server side's peer column (last, maybe IPv4-mapped) shows each source's round-robin half
@@ -81,11 +78,10 @@ class LoopbackConnectionsTest {
       assertThat(holding).isNotDone(); // no --hold: holds until stopped
       client.stop();
       holding.get(GENEROUS.toSeconds(), TimeUnit.SECONDS);
-      await().atMost(GENEROUS).until(() -> server.stats().open() == 0);
+      await().atMost(GENEROUS).until(() -> serving.stats().open() == 0);
     } finally {
       client.stop();
-      server.stop();
-      serving.get(GENEROUS.toSeconds(), TimeUnit.SECONDS);
+      serving.stop();
     }
   }
 
@@ -95,9 +91,8 @@ class LoopbackConnectionsTest {
    */
   @Test
   void withoutACapTheClimbEndsWhenEverySourceAndPortPairIsOutOfLocalPorts() throws Exception {
-    ConnectionServer server = serverOnFreePorts(3, 1, new PrintWriter(new StringWriter(), true));
-    PortSet ports = PortSet.of(rangeOf(server));
-    CompletableFuture<Void> serving = CompletableFuture.runAsync(server::run);
+    Serving serving = Serving.onFreePorts(3, 1, new PrintWriter(new StringWriter(), true));
+    PortSet ports = serving.ports();
     List<InetAddress> sources = List.of(InetAddress.getByName("127.0.0.4"), InetAddress.getByName("127.0.0.5"));
     StringWriter out = new StringWriter();
     // 12000-12039: below the ephemeral range and the servers' 20000-32000, so no socket of this test holds one
@@ -113,13 +108,12 @@ class LoopbackConnectionsTest {
       assertThat(climb.open()).isEqualTo(240);
       assertThat(climb.detail()).isEqualTo("each of the 2 source addresses used its 40 local ports (12000-12039) "
           + "toward each of the 3 server ports: add source addresses or server ports");
-      await().atMost(GENEROUS).until(() -> server.stats().open() == 240);
+      await().atMost(GENEROUS).until(() -> serving.stats().open() == 240);
       assertThat(client.stats().failed()).isZero();
       assertThat(holding).isNotDone(); // the climb is over, the hold goes on
     } finally {
       client.stop();
-      server.stop();
-      serving.get(GENEROUS.toSeconds(), TimeUnit.SECONDS);
+      serving.stop();
     }
     holding.get(GENEROUS.toSeconds(), TimeUnit.SECONDS);
   }
@@ -139,6 +133,25 @@ class LoopbackConnectionsTest {
       assertThat(client.climb().detail()).matches("still opening at [12] connections when its duration ended "
           + "\\(0 failed connects so far\\): the count is a lower bound");
       assertThat(out.toString()).contains("connections: summary ended_by=time_up ");
+    }
+  }
+
+  /** A server on free ports, serving on a thread of its own: the other side of the client each test runs. */
+  private record Serving(ConnectionServer server, PortSet ports, CompletableFuture<Void> loop) {
+
+    static Serving onFreePorts(int count, int step, PrintWriter out) {
+      ConnectionServer server = serverOnFreePorts(count, step, out);
+      return new Serving(server, PortSet.of(rangeOf(server)), CompletableFuture.runAsync(server::run));
+    }
+
+    ServerStats stats() {
+      return server.stats();
+    }
+
+    /** Stops the server and waits for its loop to end, which prints its summary. */
+    void stop() throws Exception {
+      server.stop();
+      loop.get(GENEROUS.toSeconds(), TimeUnit.SECONDS);
     }
   }
 }
