@@ -5,6 +5,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.KafkaException;
@@ -25,13 +26,9 @@ public final class KafkaCheck {
 
   /** Fails when Kafka does not answer within 10 s or refuses the credentials. */
   public static void requireReachable(KafkaConnection kafka) {
-    Throwable failure = describeCluster(kafka);
-    if (failure != null) {
-      UserError refused = refusal(kafka, failure);
-      throw refused != null ? refused : new UserError("cannot reach Kafka at " + kafka.bootstrapServers() + " within "
-          + WAIT_SECONDS + " s; check --bootstrap-servers (or leave it out to use the embedded broker)"
-          + (kafka.settingsFile() == null ? "" : " and security.protocol in " + kafka.settingsFile()));
-    }
+    requireAnswer(kafka, () -> new UserError("cannot reach Kafka at " + kafka.bootstrapServers() + " within "
+        + WAIT_SECONDS + " s; check --bootstrap-servers (or leave it out to use the embedded broker)"
+        + (kafka.settingsFile() == null ? "" : " and security.protocol in " + kafka.settingsFile())));
   }
 
   /**
@@ -39,12 +36,20 @@ public final class KafkaCheck {
    * exit 1, when it does not answer within 10 s; exit 2 when it refuses the credentials.
    */
   public static void requireAnswering(KafkaConnection kafka) {
+    requireAnswer(kafka, () -> new UserError("cannot reach Kafka at " + kafka.bootstrapServers() + " within "
+        + WAIT_SECONDS + " s; check --bootstrap-servers (NETPULSE_BOOTSTRAP_SERVERS) and that Kafka is up"
+        + (kafka.settingsFile() == null ? "" : ", and security.protocol in " + kafka.settingsFile()), 1));
+  }
+
+  /**
+   * Refused credentials are the refusal's own error, whatever the command: only the error for a cluster that does not
+   * answer ({@code unreachable}) says what that command's user should check.
+   */
+  private static void requireAnswer(KafkaConnection kafka, Supplier<UserError> unreachable) {
     Throwable failure = describeCluster(kafka);
     if (failure != null) {
       UserError refused = refusal(kafka, failure);
-      throw refused != null ? refused : new UserError("cannot reach Kafka at " + kafka.bootstrapServers() + " within "
-          + WAIT_SECONDS + " s; check --bootstrap-servers (NETPULSE_BOOTSTRAP_SERVERS) and that Kafka is up"
-          + (kafka.settingsFile() == null ? "" : ", and security.protocol in " + kafka.settingsFile()), 1);
+      throw refused != null ? refused : unreachable.get();
     }
   }
 

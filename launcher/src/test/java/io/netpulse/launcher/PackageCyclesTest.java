@@ -3,7 +3,6 @@ package io.netpulse.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -17,7 +16,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -153,15 +151,7 @@ class PackageCyclesTest {
 
   /** Every .java file under a src/main/java of any module, build output and VCS metadata left out. */
   static List<Path> mainSources(Path root) throws IOException {
-    try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(p -> p.toString().endsWith(".java"))
-          .filter(p -> root.relativize(p).toString().contains("src/main/java/"))
-          .filter(p -> Stream.of("target", ".git", "node_modules").noneMatch(skip -> root.relativize(p).startsWith(skip)
-              || root.relativize(p).toString().contains("/" + skip + "/")))
-          .sorted().toList();
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+    return TierTagsContractTest.javaSources(root, "src/main/java/");
   }
 
   private static List<String> filesNaming(Path module, Pattern name) throws IOException {

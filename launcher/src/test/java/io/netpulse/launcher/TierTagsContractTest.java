@@ -141,9 +141,18 @@ class TierTagsContractTest {
 
   /** Every .java file under a src/test/java of any module, build output and VCS metadata left out. */
   static List<Path> testSources(Path root) throws IOException {
+    return javaSources(root, "src/test/java/");
+  }
+
+  /**
+   * Every .java file under {@code sourceDir} (src/main/java/, src/test/java/) of any module below {@code root}: the
+   * contract tests read the sources themselves, so that they see every module whatever was built; build output and
+   * VCS metadata are left out.
+   */
+  static List<Path> javaSources(Path root, String sourceDir) throws IOException {
     try (Stream<Path> files = Files.walk(root)) {
       return files.filter(p -> p.toString().endsWith(".java"))
-          .filter(p -> root.relativize(p).toString().contains("src/test/java/"))
+          .filter(p -> root.relativize(p).toString().contains(sourceDir))
           .filter(p -> Stream.of("target", ".git", "node_modules").noneMatch(skip -> root.relativize(p).startsWith(skip)
               || root.relativize(p).toString().contains("/" + skip + "/")))
           .sorted().toList();

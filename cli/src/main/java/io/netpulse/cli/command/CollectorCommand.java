@@ -155,11 +155,7 @@ public final class CollectorCommand implements Callable<Integer> {
         }
       } finally {
         stopped.countDown();
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-          // the hook is running: it waits for stopped, counted down above
-        }
+        ShutdownHooks.remove(hook); // a running hook waits for stopped, counted down above
       }
       return 0;
     }

@@ -77,10 +77,7 @@ public final class CompareCommand implements Callable<Integer> {
     if (failOnRegressionPct != null && (failOnRegressionPct.isNaN() || failOnRegressionPct < 0)) {
       throw new UserError("--fail-on-regression must be a percentage ≥ 0, got " + failOnRegressionPct);
     }
-    if (timeout.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1s, got "
-          + io.netpulse.launcher.plan.Durations.format(timeout));
-    }
+    TopicReadTimeout.require(timeout);
     CompareReport report;
     if (isFile(a) && isFile(b)) {
       report = CompareReport.of(new FileResults(Path.of(a)).read(), new FileResults(Path.of(b)).read());

@@ -74,11 +74,7 @@ public final class DemoCommand implements Callable<Integer> {
     } finally {
       demo.close();
       stack.close();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException alreadyShuttingDown) {
-        // Ctrl-C: the hook is running and stops everything
-      }
+      ShutdownHooks.remove(hook); // Ctrl-C: the hook is running and stops everything
     }
   }
 }

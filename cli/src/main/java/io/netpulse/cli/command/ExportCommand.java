@@ -1,13 +1,9 @@
 package io.netpulse.cli.command;
 
-import io.netpulse.cli.options.DurationOption;
-import io.netpulse.launcher.UserError;
-
 import io.netpulse.launcher.report.Archive;
 import io.netpulse.launcher.report.ExportReader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,21 +40,15 @@ public final class ExportCommand implements Callable<Integer> {
       description = "the archive to write, '-' for stdout (default: ${DEFAULT-VALUE})")
   String output;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "${env:NETPULSE_REPORT_TIMEOUT:-30s}",
-      converter = DurationOption.Seconds.class,
-      description = "how long to wait for Kafka and to read the topics ; a bare number is seconds (default: ${DEFAULT-VALUE})")
-  Duration timeout;
+  @Mixin TopicReadTimeout timeout = new TopicReadTimeout();
 
   @Override
   public Integer call() {
     source.validate();
-    if (timeout.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1s, got "
-          + io.netpulse.launcher.plan.Durations.format(timeout));
-    }
+    timeout.check();
     PrintWriter err = spec.commandLine().getErr();
     Archive archive = source.withKafka("export", kafka -> {
-      ExportReader reader = new ExportReader(kafka, source.topics(), timeout);
+      ExportReader reader = new ExportReader(kafka, source.topics(), timeout.value);
       Archive a = reader.read(execution);
       if (reader.unreadableRecords() > 0) {
         err.println("netpulse export: skipped " + reader.unreadableRecords() + " record(s) that were not netpulse "

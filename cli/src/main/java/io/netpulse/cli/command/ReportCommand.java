@@ -1,6 +1,5 @@
 package io.netpulse.cli.command;
 
-import io.netpulse.cli.options.DurationOption;
 import io.netpulse.launcher.UserError;
 
 import io.netpulse.common.kafka.KafkaConnection;
@@ -18,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -54,10 +52,7 @@ public final class ReportCommand implements Callable<Integer> {
       description = "file to write, '-' for stdout (default: PLAN-report.html for html, stdout for md and csv)")
   String output;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "${env:NETPULSE_REPORT_TIMEOUT:-30s}",
-      converter = DurationOption.Seconds.class,
-      description = "how long to wait for Kafka and to read the topics ; a bare number is seconds (default: ${DEFAULT-VALUE})")
-  Duration timeout;
+  @Mixin TopicReadTimeout timeout = new TopicReadTimeout();
 
   @Option(names = "--seed-figures", defaultValue = "${env:NETPULSE_SEED_FIGURES:-false}",
       description = "also show each bit rate read from sar as the seeds compute it (kB taken as 1000 B: 2.34 %% lower), "
@@ -68,10 +63,7 @@ public final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     source.validate();
-    if (timeout.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw new UserError("--timeout (NETPULSE_REPORT_TIMEOUT) must be ≥ 1s, got "
-          + io.netpulse.launcher.plan.Durations.format(timeout));
-    }
+    timeout.check();
     Archive archive = archiveFile();
     Plan planFile = archive == null ? planFile(err) : null;
     String name = archive != null ? archive.plan() : planFile != null ? planFile.name() : plan;
@@ -83,8 +75,7 @@ public final class ReportCommand implements Callable<Integer> {
   }
 
   private PlanReport read(KafkaConnection kafka, String name, List<String> order, PrintWriter err) {
-    ReportReader reader = new ReportReader(kafka, source.topics(),
-        timeout);
+    ReportReader reader = new ReportReader(kafka, source.topics(), timeout.value);
     PlanReport report = reader.read(name, order);
     if (reader.unreadableRecords() > 0) {
       err.println("netpulse report: skipped " + reader.unreadableRecords() + " record(s) that were not netpulse "

@@ -223,11 +223,7 @@ public class RunCommand implements Callable<Integer> {
     } finally {
       reported.countDown();
       stack.close();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException alreadyShuttingDown) {
-        // Ctrl-C: the hook closes the stack
-      }
+      ShutdownHooks.remove(hook); // Ctrl-C: the hook closes the stack
     }
     if (signalled) {
       awaitSignalExit();

@@ -2,6 +2,7 @@ package io.netpulse.cli.topics;
 
 import io.netpulse.common.kafka.KafkaConnection;
 import io.netpulse.cli.command.ClusterOptions;
+import io.netpulse.cli.command.ShutdownHooks;
 import io.netpulse.launcher.KafkaCheck;
 import io.netpulse.launcher.UserError;
 import java.io.PrintWriter;
@@ -129,11 +130,7 @@ public final class TopicsTailCommand implements Callable<Integer> {
     } finally {
       out.flush();
       closed.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running: it has woken the reader and waits for closed, counted down above
-      }
+      ShutdownHooks.remove(hook); // a running hook has woken the reader and waits for closed, counted down above
     }
   }
 }

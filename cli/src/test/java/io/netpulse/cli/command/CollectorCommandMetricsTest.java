@@ -1,6 +1,6 @@
 package io.netpulse.cli.command;
 
-import io.netpulse.cli.options.UserErrors;
+import static io.netpulse.cli.command.CollectorRun.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,8 +8,6 @@ import io.netpulse.collector.DataDirLock;
 import io.netpulse.common.Topics;
 import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.testkit.Exposition;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code netpulse collector}'s metrics endpoint options and its one-collector-per-data-dir rule. */
 @Tag("kafka")
@@ -30,21 +27,11 @@ class CollectorCommandMetricsTest {
 
   @TempDir Path dir;
 
-  private record Result(int exit, String err) {}
-
-  private static Result collector(String... args) {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new CollectorCommand()).setExecutionExceptionHandler(UserErrors::handle);
-    cli.setErr(new PrintWriter(err, true));
-    int exit = cli.execute(args);
-    return new Result(exit, err.toString());
-  }
-
   @Test
   void secondCollectorOnTheSameDataDirExitsTwoWithOneLineNamingTheDir() throws Exception {
     Path data = dir.resolve("data");
     try (DataDirLock first = DataDirLock.acquire(data)) { // what a running collector holds
-      Result r = collector("agent", "--bootstrap-servers", "127.0.0.1:1", "--data-dir", data.toString(),
+      CollectorRun r = collector("agent", "--bootstrap-servers", "127.0.0.1:1", "--data-dir", data.toString(),
           "--duration", "1");
       assertThat(r.exit()).isEqualTo(2);
       assertThat(r.err().strip()).hasLineCount(1)
@@ -54,7 +41,7 @@ class CollectorCommandMetricsTest {
 
   @Test
   void nonLoopbackMetricsHostWithoutTokenIsAUsageError() {
-    Result r = collector("agent", "--bootstrap-servers", "127.0.0.1:1", "--data-dir", dir.toString(),
+    CollectorRun r = collector("agent", "--bootstrap-servers", "127.0.0.1:1", "--data-dir", dir.toString(),
         "--metrics-port", "0", "--metrics-host", "0.0.0.0", "--duration", "1");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("--metrics-host 0.0.0.0 is reachable from other hosts: set --metrics-token")
@@ -70,8 +57,8 @@ class CollectorCommandMetricsTest {
     }
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("broker"), 0)) {
       kafka.createTopics(topics, 1);
-      CompletableFuture<Result> agent = CompletableFuture.supplyAsync(() -> collector("agent", "--host", "metrics-host",
-          "--samplers", "ss-summary", "--bootstrap-servers", kafka.bootstrapServers(),
+      CompletableFuture<CollectorRun> agent = CompletableFuture.supplyAsync(() -> collector("agent", "--host",
+          "metrics-host", "--samplers", "ss-summary", "--bootstrap-servers", kafka.bootstrapServers(),
           "--data-dir", dir.resolve("agent").toString(), "--duration", "15", "--metrics-port", Integer.toString(port),
           "--metrics-token", "tok"));
       URI url = URI.create("http://127.0.0.1:" + port + "/metrics");
@@ -86,7 +73,7 @@ class CollectorCommandMetricsTest {
         return r.statusCode() == 200 && Exposition.parse(r.body()).sum("netpulse_collector_lines_sent_total",
             l -> l.equals(Map.of("host", "metrics-host", "source", "ss-summary"))) > 0;
       });
-      Result done = agent.get();
+      CollectorRun done = agent.get();
       assertThat(done.exit()).as(done.err()).isZero();
     }
   }

@@ -1,15 +1,12 @@
 package io.netpulse.cli.command;
 
-import io.netpulse.cli.options.UserErrors;
+import static io.netpulse.cli.command.CollectorRun.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netpulse.common.Topics;
 import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.event.LineRecords;
 import io.netpulse.testkit.TestHosts;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,15 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.LongStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code netpulse collector agent|ssh} end to end through an embedded broker, and its usage errors. */
 @Tag("root")
@@ -36,20 +29,10 @@ class CollectorCommandTest {
 
   @TempDir Path dir;
 
-  private record Result(int exit, String err) {}
-
-  private static Result collector(String... args) {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new CollectorCommand()).setExecutionExceptionHandler(UserErrors::handle);
-    cli.setErr(new PrintWriter(err, true));
-    int exit = cli.execute(args);
-    return new Result(exit, err.toString());
-  }
-
   @Test
   void missingInventoryIsAUsageErrorNamingTheFile() {
     Path missing = dir.resolve("nowhere.yaml");
-    Result r = collector("ssh", "--inventory", missing.toString(), "--bootstrap-servers", "127.0.0.1:1");
+    CollectorRun r = collector("ssh", "--inventory", missing.toString(), "--bootstrap-servers", "127.0.0.1:1");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("netpulse: inventory " + missing + " does not exist").doesNotContain("\tat ");
   }
@@ -58,7 +41,7 @@ class CollectorCommandTest {
   void misspeltInventoryKeyIsReportedWithItsLine() throws Exception {
     Path inv = dir.resolve("inventory.yaml");
     Files.writeString(inv, "hosts:\n  - name: a\n    address: 198.18.0.1\n    adress_typo: x\n");
-    Result r = collector("ssh", "--inventory", inv.toString(), "--bootstrap-servers", "127.0.0.1:1");
+    CollectorRun r = collector("ssh", "--inventory", inv.toString(), "--bootstrap-servers", "127.0.0.1:1");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("inventory " + inv + ": unknown key 'adress_typo' at hosts[0]")
         .contains("known_hosts").doesNotContain("\tat ").doesNotContain("io.netpulse");
@@ -66,7 +49,7 @@ class CollectorCommandTest {
 
   @Test
   void unknownSamplerIsAUsageError() {
-    Result r = collector("agent", "--samplers", "sar-dev,bogus", "--bootstrap-servers", "127.0.0.1:1",
+    CollectorRun r = collector("agent", "--samplers", "sar-dev,bogus", "--bootstrap-servers", "127.0.0.1:1",
         "--data-dir", dir.toString(), "--duration", "1");
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("unknown sampler 'bogus'").contains("ss-summary");
@@ -77,7 +60,7 @@ class CollectorCommandTest {
     Topics topics = Topics.defaults();
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("broker"), 0)) {
       kafka.createTopics(topics, 2);
-      Result agent = collector("agent", "--host", "agent-host", "--bootstrap-servers", kafka.bootstrapServers(),
+      CollectorRun agent = collector("agent", "--host", "agent-host", "--bootstrap-servers", kafka.bootstrapServers(),
           "--data-dir", dir.resolve("agent").toString(), "--duration", "4", "--metrics-interval", "2");
       assertThat(agent.exit()).as(agent.err()).isZero();
 
@@ -95,11 +78,12 @@ class CollectorCommandTest {
           "    address: " + HOSTS.peer().address(),
           "    samplers: [proc-net-dev]",
           ""));
-      Result ssh = collector("ssh", "--inventory", inv.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
-          "--data-dir", dir.resolve("ssh").toString(), "--duration", "10"); // SSH set-up takes seconds on a busy machine
+      // 10 s: SSH set-up takes seconds on a busy machine
+      CollectorRun ssh = collector("ssh", "--inventory", inv.toString(), "--bootstrap-servers",
+          kafka.bootstrapServers(), "--data-dir", dir.resolve("ssh").toString(), "--duration", "10");
       assertThat(ssh.exit()).as(ssh.err()).isZero();
       // started again on the same data dir: every host/source goes on where it stopped, in a new epoch
-      Result sshAgain = collector("ssh", "--inventory", inv.toString(), "--bootstrap-servers",
+      CollectorRun sshAgain = collector("ssh", "--inventory", inv.toString(), "--bootstrap-servers",
           kafka.bootstrapServers(), "--data-dir", dir.resolve("ssh").toString(), "--duration", "10");
       assertThat(sshAgain.exit()).as(sshAgain.err()).isZero();
 
@@ -128,13 +112,7 @@ class CollectorCommandTest {
 
   private static Map<String, List<LineEvent>> read(String bootstrap, String topic) {
     Map<String, List<LineEvent>> bySource = new TreeMap<>();
-    try (KafkaConsumer<String, List<LineEvent>> consumer = new KafkaConsumer<>(
-        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringDeserializer(),
-        LineRecords.deserializer())) {
-      List<TopicPartition> parts = consumer.partitionsFor(topic).stream()
-          .map(p -> new TopicPartition(topic, p.partition())).toList();
-      consumer.assign(parts);
-      consumer.seekToBeginning(parts);
+    try (KafkaConsumer<String, List<LineEvent>> consumer = LinesTopic.fromBeginning(bootstrap, topic)) {
       int empty = 0;
       while (empty < 3) {
         var records = consumer.poll(Duration.ofMillis(500));

@@ -9,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 import io.netpulse.common.Topics;
 import io.netpulse.testbed.embedded.EmbeddedKafka;
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.common.event.LineRecords;
 import io.netpulse.cli.Main;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,16 +21,15 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -213,13 +211,8 @@ class CollectorRestartTest {
   /** Every line on the topic up to its end when called. */
   private static List<LineEvent> read(String bootstrap, String topic) {
     List<LineEvent> lines = new ArrayList<>();
-    try (KafkaConsumer<String, List<LineEvent>> consumer = new KafkaConsumer<>(
-        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringDeserializer(),
-        LineRecords.deserializer())) {
-      List<TopicPartition> parts = consumer.partitionsFor(topic).stream()
-          .map(p -> new TopicPartition(topic, p.partition())).toList();
-      consumer.assign(parts);
-      consumer.seekToBeginning(parts);
+    try (KafkaConsumer<String, List<LineEvent>> consumer = LinesTopic.fromBeginning(bootstrap, topic)) {
+      Set<TopicPartition> parts = consumer.assignment();
       Map<TopicPartition, Long> end = consumer.endOffsets(parts);
       while (parts.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
         consumer.poll(Duration.ofMillis(300)).forEach(r -> lines.addAll(r.value()));

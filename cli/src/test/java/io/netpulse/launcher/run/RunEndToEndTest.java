@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.json.Json;
 import io.netpulse.cli.Main;
+import io.netpulse.testbed.netns.HostNetwork;
 import io.netpulse.testkit.LinkCap;
 import io.netpulse.testkit.TestHosts;
 import java.io.ByteArrayOutputStream;
@@ -143,6 +144,22 @@ class RunEndToEndTest {
       java.util.Map<String, JsonNode> m = new java.util.HashMap<>();
       Json.mapper().readTree(stdout).forEach(r -> m.put(r.path("type").asText() + "/" + r.path("metric").asText(), r));
       return m;
+    }
+  }
+
+  /**
+   * {@link #run} with a sar of our own on the SUT for the whole run, as the seeds' operator samples by hand
+   * ({@code sar -n DEV 1}, ISO clock in UTC, which {@link ByHand#sarRows} reads) into {@code sarLog}: the same
+   * traffic netpulse measures, so that a figure reduced by hand can be compared with netpulse's.
+   */
+  static Run runBesideManualSar(TestHosts hosts, Path sarLog, Path plan, String... extra) {
+    HostNetwork net = hosts.network();
+    Process sar = net.start(hosts.sut(),
+        List.of("env", "LC_ALL=C", "S_TIME_FORMAT=ISO", "TZ=UTC", "sar", "-n", "DEV", "1"), sarLog);
+    try {
+      return run(plan, extra);
+    } finally {
+      net.stop(sar);
     }
   }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.common.json.Json;
-import io.netpulse.testbed.netns.HostNetwork;
 import io.netpulse.launcher.run.TopicReader.Window;
 import io.netpulse.testkit.LinkCap;
 import io.netpulse.testkit.TestHosts;
@@ -53,7 +52,6 @@ class RunFidelityTest {
 
   @Test
   void rxBandwidthAndRxPpsEqualTheSeedsSarAverageOfTheSameTraffic() throws Exception {
-    HostNetwork net = HOSTS.network();
     Path sarLog = dir.resolve("manual-sar.txt");
     SharedPipeline pipeline = SharedPipeline.get();
     try (LinkCap cap = LinkCap.into(HOSTS, HOSTS.sut(), CAP)) {
@@ -62,14 +60,7 @@ class RunFidelityTest {
           "{ type: rx_bandwidth, streams: 2, duration: " + SECONDS + "s }",
           "{ type: rx_pps, tool: iperf3, streams: 2, duration: " + SECONDS + "s }");
       // the seed's manual sampler, on the SUT, for the whole run
-      Process sar = net.start(HOSTS.sut(),
-          List.of("env", "LC_ALL=C", "S_TIME_FORMAT=ISO", "TZ=UTC", "sar", "-n", "DEV", "1"), sarLog);
-      RunEndToEndTest.Run r;
-      try {
-        r = RunEndToEndTest.run(plan, pipeline.runArgs());
-      } finally {
-        net.stop(sar);
-      }
+      RunEndToEndTest.Run r = RunEndToEndTest.runBesideManualSar(HOSTS, sarLog, plan, pipeline.runArgs());
       System.out.println("FIDELITY " + cap.describe() + ": " + cap.stats());
       assertThat(r.exit()).as(r.stderr()).isZero();
       JsonNode results = Json.mapper().readTree(r.stdout());

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netpulse.collector.ToolOutput;
 import io.netpulse.common.event.LineEvent;
-import io.netpulse.testbed.netns.HostNetwork;
 import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.launcher.run.TopicReader.Window;
 import io.netpulse.testkit.LinkCap;
@@ -46,7 +45,6 @@ class UdpStreamSarOnSutEndToEndTest {
 
   @Test
   void theSutsSarGivesRxPpsWithTheSendersSumsBesideItAndEverySendersSarOnRecord() throws Exception {
-    HostNetwork net = HOSTS.network();
     NetHost peer2 = HOSTS.host("peer2");
     Path sarLog = dir.resolve("manual-sar.txt");
     SharedPipeline pipeline = SharedPipeline.get();
@@ -55,14 +53,7 @@ class UdpStreamSarOnSutEndToEndTest {
           + HOSTS.identity() + ", known_hosts: " + HOSTS.knownHosts() + " }";
       Path plan = TestPlans.writeWithHosts(dir, HOSTS, "seed002-udp", extra, "repetitions: 2\nstop: fixed\nwarmup: 2s",
           "{ type: udp_stream, clients: [peer, peer2], sar: all, server_ports: shared, message: 1, duration: 6s }");
-      Process sar = net.start(HOSTS.sut(),
-          List.of("env", "LC_ALL=C", "S_TIME_FORMAT=ISO", "TZ=UTC", "sar", "-n", "DEV", "1"), sarLog);
-      RunEndToEndTest.Run r;
-      try {
-        r = RunEndToEndTest.run(plan, pipeline.runArgs());
-      } finally {
-        net.stop(sar);
-      }
+      RunEndToEndTest.Run r = RunEndToEndTest.runBesideManualSar(HOSTS, sarLog, plan, pipeline.runArgs());
       System.out.println("SEED002 " + cap.describe() + ": " + cap.stats());
       assertThat(r.exit()).as(r.stderr()).isZero();
       Map<String, JsonNode> results = r.byTypeAndMetric();

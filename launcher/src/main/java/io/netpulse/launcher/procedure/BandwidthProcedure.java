@@ -23,13 +23,11 @@ final class BandwidthProcedure implements Procedure {
     int streams = c.streams();
     List<HostCommand> servers = new ArrayList<>();
     List<HostCommand> clients = new ArrayList<>();
-    for (int i = 0; i < streams; i++) {
-      int port = c.port(i);
-      String receiver = rx ? t.sut() : c.other(i);
-      String sender = rx ? c.other(i) : t.sut();
-      servers.add(HostCommand.server(receiver, "netserver", i, port, ToolCommands.netserver(port)));
-      clients.add(HostCommand.client(sender, "netperf", i, ToolCommands.netperf(c.address(receiver), "TCP_STREAM",
-          c.sampledSeconds(), port, c.netperfOptions(c.sendSize()))));
+    for (StreamEnds s : c.streamEnds(rx)) {
+      servers.add(HostCommand.server(s.receiver(), "netserver", s.instance(), s.port(),
+          ToolCommands.netserver(s.port())));
+      clients.add(HostCommand.client(s.sender(), "netperf", s.instance(), ToolCommands.netperf(
+          c.address(s.receiver()), "TCP_STREAM", c.sampledSeconds(), s.port(), c.netperfOptions(c.sendSize()))));
     }
     return new TestProcedure(t, streams, c.sampledSeconds(), c.sarSamplers(), servers, clients, c.results(null), null);
   }

@@ -24,20 +24,20 @@ final class PpsProcedure implements Procedure {
     String rate = t.rate() == null ? "0M" : t.rate();
     List<HostCommand> servers = new ArrayList<>();
     List<HostCommand> clients = new ArrayList<>();
-    for (int i = 0; i < streams; i++) {
-      int port = c.port(i);
-      String receiver = rx ? t.sut() : c.other(i);
-      String sender = rx ? c.other(i) : t.sut();
-      String to = c.address(receiver);
+    for (StreamEnds s : c.streamEnds(rx)) {
+      int i = s.instance();
+      int port = s.port();
+      String to = c.address(s.receiver());
       if (t.tool() == Tool.NETPERF) {
-        servers.add(HostCommand.server(receiver, "netserver", i, port, ToolCommands.netserver(port)));
-        clients.add(HostCommand.client(sender, "netperf", i, ToolCommands.netperf(to, "UDP_STREAM",
+        servers.add(HostCommand.server(s.receiver(), "netserver", i, port, ToolCommands.netserver(port)));
+        clients.add(HostCommand.client(s.sender(), "netperf", i, ToolCommands.netperf(to, "UDP_STREAM",
             c.sampledSeconds(), port, c.netperfOptions("-m", t.messageBytes()))));
       } else {
-        servers.add(HostCommand.server(receiver, "iperf3", i, port, ToolCommands.of(Iperf3Commands.server(port))));
+        servers.add(HostCommand.server(s.receiver(), "iperf3", i, port,
+            ToolCommands.of(Iperf3Commands.server(port))));
         // set up one at a time: iperf3 sends its UDP stream's hello once, and behind a cap another client's flood
         // drops it (the client then fails after 30 s: "unable to read from stream socket")
-        clients.add(HostCommand.floodingClient(sender, "iperf3", i, ToolCommands.of(
+        clients.add(HostCommand.floodingClient(s.sender(), "iperf3", i, ToolCommands.of(
             Iperf3Commands.udpClient(to, rate, c.sampledSeconds(), t.messageBytes(), port)), Iperf3Commands.UDP_SET_UP));
       }
     }

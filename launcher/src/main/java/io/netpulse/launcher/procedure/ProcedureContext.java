@@ -66,6 +66,21 @@ public record ProcedureContext(Plan plan, TestSpec test, SutFacts sut) {
   }
 
   /**
+   * The two ends of each of the {@link #streams()} instances, instance {@code i} on {@link #port(int) port(i)}: the
+   * SUT receives when {@code intoSut} (RX) and sends otherwise (TX), the other end dealt by {@link #other(int)}.
+   */
+  List<StreamEnds> streamEnds(boolean intoSut) {
+    String sut = test.sut();
+    int streams = streams();
+    List<StreamEnds> out = new ArrayList<>(streams);
+    for (int i = 0; i < streams; i++) {
+      int port = port(i);
+      out.add(intoSut ? new StreamEnds(i, port, sut, other(i)) : new StreamEnds(i, port, other(i), sut));
+    }
+    return out;
+  }
+
+  /**
    * {@code sar -n DEV 1} on every host the plan's {@code sar} names, the SUT first: a sender's rows are on record under
    * its own name and never stand in for the SUT's (the processor keeps to the run's SUT).
    */

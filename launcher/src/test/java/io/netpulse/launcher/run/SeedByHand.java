@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -47,17 +49,10 @@ final class SeedByHand {
    * -p P}.
    */
   static Procedure pps(TestHosts hosts, boolean rx, int streams, int firstPort, int clientSeconds) {
-    NetHost receiver = rx ? hosts.sut() : hosts.peer();
-    NetHost sender = rx ? hosts.peer() : hosts.sut();
-    List<Command> servers = new ArrayList<>();
-    List<Command> clients = new ArrayList<>();
-    for (int i = 0; i < streams; i++) {
-      String port = String.valueOf(firstPort + i);
-      servers.add(new Command(receiver, List.of("iperf3", "-s", "-p", port), firstPort + i));
-      clients.add(new Command(sender, List.of("iperf3", "-c", receiver.address(), "-b", "0M", "-u", "-t",
-          String.valueOf(clientSeconds), "-l", "64", "-p", port), 0));
-    }
-    return new Procedure(rx ? "rx_pps" : "tx_pps", servers, clients, hosts.sut(), 1,
+    return perStream(rx ? "rx_pps" : "tx_pps", hosts, rx, streams, firstPort,
+        port -> List.of("iperf3", "-s", "-p", port),
+        (receiver, port) -> List.of("iperf3", "-c", receiver, "-b", "0M", "-u", "-t", String.valueOf(clientSeconds),
+            "-l", "64", "-p", port),
         rx ? ByHand.SarRow::rxPacketsPerS : ByHand.SarRow::txPacketsPerS);
   }
 
@@ -66,18 +61,31 @@ final class SeedByHand {
    * the figure in bit/s.
    */
   static Procedure bandwidth(TestHosts hosts, boolean rx, int streams, int firstPort, int clientSeconds) {
+    return perStream(rx ? "rx_bandwidth" : "tx_bandwidth", hosts, rx, streams, firstPort,
+        port -> List.of("netserver", "-D", "-p", port),
+        (receiver, port) -> List.of("netperf", "-H", receiver, "-t", "TCP_STREAM", "-l",
+            String.valueOf(clientSeconds), "-p", port, "--", "-m", "1440"),
+        rx ? r -> r.rxKilobytesPerS() * SAR_KB_TO_BITS : r -> r.txKilobytesPerS() * SAR_KB_TO_BITS);
+  }
+
+  /**
+   * Seed 000's {@code for i in `seq …`} loops: per stream a server on the receiver on its own port and a client on
+   * the sender to it, the SUT receiving in RX ({@code rx}) and the peer otherwise; sar on the SUT every second.
+   * {@code server} types a server's words for its port, {@code client} a client's for the receiver's address and port.
+   */
+  private static Procedure perStream(String name, TestHosts hosts, boolean rx, int streams, int firstPort,
+      Function<String, List<String>> server, BiFunction<String, String, List<String>> client,
+      ToDoubleFunction<ByHand.SarRow> column) {
     NetHost receiver = rx ? hosts.sut() : hosts.peer();
     NetHost sender = rx ? hosts.peer() : hosts.sut();
     List<Command> servers = new ArrayList<>();
     List<Command> clients = new ArrayList<>();
     for (int i = 0; i < streams; i++) {
       String port = String.valueOf(firstPort + i);
-      servers.add(new Command(receiver, List.of("netserver", "-D", "-p", port), firstPort + i));
-      clients.add(new Command(sender, List.of("netperf", "-H", receiver.address(), "-t", "TCP_STREAM", "-l",
-          String.valueOf(clientSeconds), "-p", port, "--", "-m", "1440"), 0));
+      servers.add(new Command(receiver, server.apply(port), firstPort + i));
+      clients.add(new Command(sender, client.apply(receiver.address(), port), 0));
     }
-    return new Procedure(rx ? "rx_bandwidth" : "tx_bandwidth", servers, clients, hosts.sut(), 1,
-        rx ? r -> r.rxKilobytesPerS() * SAR_KB_TO_BITS : r -> r.txKilobytesPerS() * SAR_KB_TO_BITS);
+    return new Procedure(name, servers, clients, hosts.sut(), 1, column);
   }
 
   /**

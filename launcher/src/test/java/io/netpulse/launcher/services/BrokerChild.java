@@ -14,9 +14,6 @@ public final class BrokerChild {
 
   public static void main(String[] args) throws InterruptedException {
     EmbeddedKafka kafka = EmbeddedKafka.start(Path.of(args[0]), Integer.parseInt(args[1]));
-    Runtime.getRuntime().addShutdownHook(new Thread(kafka::close, "broker-child-stop"));
-    System.out.println("READY " + kafka.bootstrapServers());
-    System.out.flush();
-    Thread.sleep(Long.MAX_VALUE);
+    ChildServices.readyUntilStopped(kafka.bootstrapServers(), kafka::close, "broker-child-stop");
   }
 }

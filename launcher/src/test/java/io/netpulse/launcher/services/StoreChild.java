@@ -14,9 +14,6 @@ public final class StoreChild {
 
   public static void main(String[] args) throws InterruptedException {
     EmbeddedQuestDb store = EmbeddedQuestDb.start(Path.of(args[0]), Integer.parseInt(args[1]));
-    Runtime.getRuntime().addShutdownHook(new Thread(store::close, "store-child-stop"));
-    System.out.println("READY " + store.url());
-    System.out.flush();
-    Thread.sleep(Long.MAX_VALUE);
+    ChildServices.readyUntilStopped(store.url(), store::close, "store-child-stop");
   }
 }
