@@ -79,22 +79,22 @@ final class RepetitionRunner {
   }
 
   /** The schedule's view of the test: {@code steadyWindow} null unless it stops when steady. */
-  static RepetitionSchedule.Shape shape(TestProcedure p, Duration steadyWindow) {
+  static RepetitionShape shape(TestProcedure p, Duration steadyWindow) {
     return shape(p, steadyWindow, false);
   }
 
   /** As {@link #shape(TestProcedure, Duration)}, judged by the precision criterion when {@code precision}. */
-  static RepetitionSchedule.Shape shape(TestProcedure p, Duration steadyWindow, boolean precision) {
+  static RepetitionShape shape(TestProcedure p, Duration steadyWindow, boolean precision) {
     return shape(p, steadyWindow, precision, java.util.Collections.emptySortedMap());
   }
 
   /** As {@link #shape(TestProcedure, Duration, boolean)}, with stages judged on their own metrics. */
-  static RepetitionSchedule.Shape shape(TestProcedure p, Duration steadyWindow, boolean precision,
+  static RepetitionShape shape(TestProcedure p, Duration steadyWindow, boolean precision,
       java.util.SortedMap<Integer, Duration> judgedStages) {
     int lastStage = p.clients().stream().mapToInt(HostCommand::stage).max().orElse(1);
     // a connection count's value is a maximum, not a mean: it keeps the rise rule
     boolean climb = p.results().stream().anyMatch(r -> r.how() == How.MAX_OVER_WINDOW);
-    return new RepetitionSchedule.Shape(p.test().warmup(), Duration.ofSeconds(p.toolSeconds()), steadyWindow,
+    return new RepetitionShape(p.test().warmup(), Duration.ofSeconds(p.toolSeconds()), steadyWindow,
         lastStage, p.clients().stream().anyMatch(HostCommand::untilStopped), climb, precision && !climb,
         judgedStages);
   }

@@ -26,65 +26,6 @@ import java.util.Optional;
  */
 final class RepetitionSchedule {
 
-  /**
-   * What the test asks: its warm-up, the tools' time, the steady window ({@code null}: {@code stop: fixed}, or a test
-   * that cannot stop when steady), its last stage of clients, whether some client runs until stopped, and whether a
-   * value is a maximum of samples (a connection climb).
-   */
-  record Shape(Duration warmup, Duration toolTime, Duration steadyWindow, int stages, boolean clientsHeld,
-      boolean climb, boolean precision, java.util.SortedMap<Integer, Duration> judgedStages) {
-    Shape {
-      if (precision && steadyWindow == null) {
-        throw new IllegalArgumentException("a precision stop is a steady stop: it needs the steady settings");
-      }
-      judgedStages = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(judgedStages));
-      if (!judgedStages.isEmpty() && (!precision || judgedStages.lastKey() > stages || judgedStages.firstKey() < 1)) {
-        throw new IllegalArgumentException("stages judged on their own metrics need a precision stop and stages 1.."
-            + stages + ": " + judgedStages.keySet());
-      }
-      if (warmup.isNegative() || toolTime.isNegative() || stages < 1) {
-        throw new IllegalArgumentException("bad repetition shape: warmup " + warmup + ", tool time " + toolTime
-            + ", stages " + stages);
-      }
-    }
-
-    /** A shape whose stages, if several, are not judged on metrics of their own. */
-    Shape(Duration warmup, Duration toolTime, Duration steadyWindow, int stages, boolean clientsHeld, boolean climb,
-        boolean precision) {
-      this(warmup, toolTime, steadyWindow, stages, clientsHeld, climb, precision,
-          java.util.Collections.emptySortedMap());
-    }
-
-    /**
-     * Whether each stage is judged on its own metric ({@link #judgedStages}: stage → how long its clients run),
-     * rather than the repetition on one.
-     */
-    boolean staged() {
-      return !judgedStages.isEmpty();
-    }
-
-    /** A shape judged by the spread rule (or fixed, without a steady window). */
-    Shape(Duration warmup, Duration toolTime, Duration steadyWindow, int stages, boolean clientsHeld, boolean climb) {
-      this(warmup, toolTime, steadyWindow, stages, clientsHeld, climb, false);
-    }
-
-    boolean steadyStop() {
-      return steadyWindow != null;
-    }
-
-    /**
-     * The clients are released together and run the tools' time, so until the tools' end all of them send; past it
-     * one may have ended while another goes on (a TCP sender draining its buffer through a capped link), and a
-     * second with only some of the clients is not the traffic measured: through a capped link rx_bandwidth read
-     * 9.6 % low so (FidelityBedTest). Not for staged clients or clients held until stopped, nor for a connection
-     * climb: its maximum comes at the end of the holder's own time, which starts when its JVM is up, seconds after
-     * the release on a loaded host (cut at the tools' end, a climb of ~8,000 read 5,374).
-     */
-    boolean cutAtToolEnd() {
-      return stages == 1 && !clientsHeld && !climb;
-    }
-  }
-
   /** Starts and awaits the clients; the repetition's processes, not the schedule's business. */
   interface Clients {
     /** Starts the stage's clients and releases them together; returns when they were released (epoch ms). */
@@ -97,7 +38,7 @@ final class RepetitionSchedule {
      */
     Optional<LostLoad> await(int stage) throws RemoteFailure, InterruptedException;
 
-    /** Stops the stage's clients: its metric is known (a {@link Shape#staged} precision stop). */
+    /** Stops the stage's clients: its metric is known (a {@link RepetitionShape#staged} precision stop). */
     default void stop(int stage) throws RemoteFailure, InterruptedException {
       throw new UnsupportedOperationException("these clients cannot be stopped by stage");
     }
@@ -240,22 +181,22 @@ final class RepetitionSchedule {
   /** How far ahead of now a precision report's window end may be: one sar row's second, and clock slack. */
   static final long MAX_END_AHEAD_MS = 1_500;
 
-  private final Shape shape;
+  private final RepetitionShape shape;
   private final Clock clock;
   private final Sleeper sleeper;
 
-  RepetitionSchedule(Shape shape, Clock clock, Sleeper sleeper) {
+  RepetitionSchedule(RepetitionShape shape, Clock clock, Sleeper sleeper) {
     this.shape = shape;
     this.clock = clock;
     this.sleeper = sleeper;
   }
 
   /** The wall clock and {@code Thread.sleep}. */
-  static RepetitionSchedule system(Shape shape) {
+  static RepetitionSchedule system(RepetitionShape shape) {
     return new RepetitionSchedule(shape, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()));
   }
 
-  Shape shape() {
+  RepetitionShape shape() {
     return shape;
   }
 
@@ -292,7 +233,7 @@ final class RepetitionSchedule {
     return Math.min(clientsUp + shape.warmup().toMillis(), clientsUp + shape.toolTime().toMillis());
   }
 
-  /** With a fixed stop, the window ends now, cut at the tools' end where {@link Shape#cutAtToolEnd} says. */
+  /** With a fixed stop, the window ends now, cut at the tools' end where {@link RepetitionShape#cutAtToolEnd} says. */
   long fixedEnd(long clientsUp, long measuringStart, long now) {
     long toolEnd = clientsUp + shape.toolTime().toMillis();
     return shape.cutAtToolEnd() ? Math.max(measuringStart, Math.min(now, toolEnd)) : now;

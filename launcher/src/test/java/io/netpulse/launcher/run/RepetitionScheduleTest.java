@@ -95,7 +95,7 @@ class RepetitionScheduleTest {
 
   @Test
   void aPrecisionStopNotReachedIsCutByALostClientToo() throws Exception {
-    RepetitionSchedule s = schedule(new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(10),
+    RepetitionSchedule s = schedule(new RepetitionShape(Duration.ofSeconds(2), Duration.ofSeconds(10),
         Duration.ofSeconds(3), 1, false, false, true));
     RepetitionSchedule.LostLoad lost = new RepetitionSchedule.LostLoad(UP + 8_000, "198.18.0.2", "netperf#3 failed");
     s.run(marks, clientsEndingAfter(10_000, Optional.of(lost)), neverSteady(), phases());
@@ -116,7 +116,7 @@ class RepetitionScheduleTest {
   @Test
   void stagedHeldAndClimbingClientsAreNotCutAtTheToolsEnd() throws Exception {
     assertThat(shape(2, 10, null, 1, false, false).cutAtToolEnd()).isTrue();
-    for (RepetitionSchedule.Shape shape : List.of(shape(2, 10, null, 2, false, false),
+    for (RepetitionShape shape : List.of(shape(2, 10, null, 2, false, false),
         shape(2, 10, null, 1, true, false), shape(2, 10, null, 1, false, true))) {
       TestClock c = new TestClock(T0);
       RepetitionSchedule.Marks m = new RepetitionSchedule.Marks();
@@ -376,7 +376,7 @@ class RepetitionScheduleTest {
   void aStagedPrecisionStopStopsEachJudgedStageWhenPreciseAndRunsTheOthersToTheirEnd() throws Exception {
     java.util.SortedMap<Integer, Duration> judged = new java.util.TreeMap<>(
         java.util.Map.of(1, Duration.ofSeconds(60), 2, Duration.ofSeconds(60)));
-    RepetitionSchedule s = schedule(new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(60),
+    RepetitionSchedule s = schedule(new RepetitionShape(Duration.ofSeconds(2), Duration.ofSeconds(60),
         Duration.ofSeconds(10), 3, false, false, true, judged));
     List<String> asked = new ArrayList<>();
     RepetitionSchedule.Steadiness stage1Precise = new RepetitionSchedule.Steadiness() {
@@ -431,30 +431,30 @@ class RepetitionScheduleTest {
   @Test
   void judgedStagesNeedAPrecisionStopAndStagesThatExist() {
     java.util.SortedMap<Integer, Duration> judged = new java.util.TreeMap<>(java.util.Map.of(3, Duration.ofSeconds(5)));
-    assertThatThrownBy(() -> new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(60),
+    assertThatThrownBy(() -> new RepetitionShape(Duration.ofSeconds(2), Duration.ofSeconds(60),
         Duration.ofSeconds(10), 2, false, false, true, judged)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(60),
+    assertThatThrownBy(() -> new RepetitionShape(Duration.ofSeconds(2), Duration.ofSeconds(60),
         Duration.ofSeconds(10), 3, false, false, false, judged)).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void aConnectionClimbIsNeverAPrecisionStop() {
-    assertThatThrownBy(() -> new RepetitionSchedule.Shape(Duration.ofSeconds(2), Duration.ofSeconds(30), null, 1,
+    assertThatThrownBy(() -> new RepetitionShape(Duration.ofSeconds(2), Duration.ofSeconds(30), null, 1,
         false, false, true)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("steady settings");
   }
 
-  private static RepetitionSchedule.Shape precise(int warmupS, int toolS) {
-    return new RepetitionSchedule.Shape(Duration.ofSeconds(warmupS), Duration.ofSeconds(toolS),
+  private static RepetitionShape precise(int warmupS, int toolS) {
+    return new RepetitionShape(Duration.ofSeconds(warmupS), Duration.ofSeconds(toolS),
         Duration.ofSeconds(10), 1, false, false, true);
   }
 
-  private RepetitionSchedule schedule(RepetitionSchedule.Shape shape) {
+  private RepetitionSchedule schedule(RepetitionShape shape) {
     return new RepetitionSchedule(shape, clock, d -> clock.advance(d.toMillis()));
   }
 
-  private static RepetitionSchedule.Shape shape(int warmupS, int toolS, Duration window, int stages, boolean held,
+  private static RepetitionShape shape(int warmupS, int toolS, Duration window, int stages, boolean held,
       boolean climb) {
-    return new RepetitionSchedule.Shape(Duration.ofSeconds(warmupS), Duration.ofSeconds(toolS), window, stages, held,
+    return new RepetitionShape(Duration.ofSeconds(warmupS), Duration.ofSeconds(toolS), window, stages, held,
         climb);
   }
 

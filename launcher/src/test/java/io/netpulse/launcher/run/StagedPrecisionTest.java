@@ -57,7 +57,7 @@ class StagedPrecisionTest {
     assertThat(judged.get(1)).extracting(ResultRule::metric, ResultRule::interim, ResultRule::interimSource)
         .containsExactly("tcp_lat_us", "interim_tcp_lat_msg_rate", "qperf-tcp_lat");
     assertThat(judged.get(2).metric()).isEqualTo("udp_lat_us");
-    RepetitionSchedule.Shape shape = RepetitionRunner.shape(p, Duration.ofSeconds(10), true,
+    RepetitionShape shape = RepetitionRunner.shape(p, Duration.ofSeconds(10), true,
         new java.util.TreeMap<>(java.util.Map.of(1, Duration.ofSeconds(60), 2, Duration.ofSeconds(60))));
     assertThat(shape.staged()).isTrue();
     assertThat(shape.stages()).isEqualTo(3);
