@@ -34,12 +34,8 @@ public final class RemoteBatch {
   private final List<io.netpulse.launcher.procedure.RemoteCommand> commands;
   private final String what;
   private final boolean held;
-  /** The instances' start stamps (host uptime, s), NaN until seen. */
-  private final double[] startUptime;
-  /** Local time the last start stamp ({@code g}) arrived; 0 before any. */
-  private long lastStartSeenMillis;
-  /** Whose start stamp has arrived (a host without /proc/uptime sends empty ones). */
-  private final boolean[] startSeen;
+  /** The instances' start stamps ({@code g} lines), guarded by this batch. */
+  private final StartStamps starts;
   private int pids;
   private boolean batchSeen;
   private boolean ended;
@@ -59,9 +55,7 @@ public final class RemoteBatch {
     this.commands = List.copyOf(commands);
     this.held = held;
     this.what = describe(processes);
-    this.startUptime = new double[processes.size()];
-    this.startSeen = new boolean[processes.size()];
-    java.util.Arrays.fill(startUptime, Double.NaN);
+    this.starts = new StartStamps(processes.size());
     for (RemoteProcess p : processes) {
       p.attach(() -> letGo(p));
     }
@@ -137,25 +131,18 @@ public final class RemoteBatch {
       }
       return;
     }
-    int space1 = line.indexOf(' ');
-    int space2 = space1 < 0 ? -1 : line.indexOf(' ', space1 + 1);
-    if (space1 != 1) {
+    BatchLine b = BatchLine.parse(line);
+    if (b == null) {
       LOG.debug("{} batch: unexpected line '{}'", host.name(), line);
       return;
     }
-    int instance;
-    try {
-      instance = Integer.parseInt(space2 < 0 ? line.substring(2) : line.substring(2, space2));
-    } catch (NumberFormatException e) {
-      LOG.debug("{} batch: unexpected line '{}'", host.name(), line);
-      return;
-    }
+    int instance = b.instance();
     if (instance < 0 || instance >= processes.size()) {
       return;
     }
     RemoteProcess p = processes.get(instance);
-    String rest = space2 < 0 ? "" : line.substring(space2 + 1);
-    switch (line.charAt(0)) {
+    String rest = b.rest();
+    switch (b.kind()) {
       case 'o' -> p.line(rest);
       case 'e' -> p.stderrLine(rest);
       case 'p' -> {
@@ -172,9 +159,7 @@ public final class RemoteBatch {
         java.util.function.LongConsumer report;
         OptionalLong span;
         synchronized (this) {
-          startUptime[instance] = parseOrNaN(rest);
-          lastStartSeenMillis = System.currentTimeMillis();
-          startSeen[instance] = true;
+          starts.arrived(instance, rest, System.currentTimeMillis());
           notifyAll();
           span = startSpanMillis();
           report = span.isPresent() && !startedReported ? onStarted : null;
@@ -191,14 +176,6 @@ public final class RemoteBatch {
         }
       }
       default -> LOG.debug("{} batch: unexpected line '{}'", host.name(), line);
-    }
-  }
-
-  private static double parseOrNaN(String s) {
-    try {
-      return Double.parseDouble(s.strip());
-    } catch (NumberFormatException e) {
-      return Double.NaN;
     }
   }
 
@@ -316,7 +293,7 @@ public final class RemoteBatch {
       throw failure("interrupted while starting " + what);
     }
     synchronized (this) {
-      from = Math.max(releasedMillis == 0 ? System.currentTimeMillis() : releasedMillis, lastStartSeenMillis);
+      from = Math.max(releasedMillis == 0 ? System.currentTimeMillis() : releasedMillis, starts.lastSeenMillis());
     }
     long end = from + check.toMillis();
     if (ready == null) {
@@ -360,16 +337,7 @@ public final class RemoteBatch {
    * host has no {@code /proc/uptime}.
    */
   public synchronized OptionalLong startSpanMillis() {
-    double min = Double.MAX_VALUE;
-    double max = -Double.MAX_VALUE;
-    for (double u : startUptime) {
-      if (Double.isNaN(u)) {
-        return OptionalLong.empty();
-      }
-      min = Math.min(min, u);
-      max = Math.max(max, u);
-    }
-    return OptionalLong.of(Math.round((max - min) * 1000));
+    return starts.spanMillis();
   }
 
   /**
@@ -390,8 +358,8 @@ public final class RemoteBatch {
   }
 
   private boolean allStartingOrEnded() {
-    for (int i = 0; i < startSeen.length; i++) {
-      if (!startSeen[i] && processes.get(i).isAlive()) {
+    for (int i = 0; i < processes.size(); i++) {
+      if (!starts.seen(i) && processes.get(i).isAlive()) {
         return false;
       }
     }

@@ -59,7 +59,7 @@ public final class RemoteHost implements AutoCloseable {
   private final String name;
   private final SshConnection connection;
   /** The first connection (above) and any further ones, each with the processes started over it. */
-  private final List<Lane> lanes = new ArrayList<>();
+  private final SshLanes lanes;
   private final List<RemoteProcess> processes = new CopyOnWriteArrayList<>();
   /** Process groups a TERM or KILL could not reach, even over a new connection: maybe still running. */
   private final java.util.Set<Long> unstopped = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -68,73 +68,23 @@ public final class RemoteHost implements AutoCloseable {
   private volatile boolean closing;
   private volatile HostLoad load = HostLoad.UNKNOWN;
 
-  /**
-   * A connection and the long-running channels started over it (each open while its supplier says so);
-   * {@code starting} counts starts under way (guarded by host).
-   */
-  private static final class Lane {
-    final SshConnection connection;
-    final List<java.util.function.BooleanSupplier> channels = new CopyOnWriteArrayList<>();
-    int starting;
-
-    Lane(SshConnection connection) {
-      this.connection = connection;
-    }
-
-    long load() {
-      return starting + channels.stream().filter(java.util.function.BooleanSupplier::getAsBoolean).count();
-    }
-  }
-
   RemoteHost(String name, SshConnection connection) {
     this.name = name;
     this.connection = connection;
-    lanes.add(new Lane(connection));
+    this.lanes = new SshLanes(name, connection, PROCESSES_PER_CONNECTION);
   }
 
-  /**
-   * A connection with room for another long-running channel (a slot reserved until {@link #started}), connecting a
-   * new one when all are full.
-   */
-  private synchronized Lane laneForProcess() throws RemoteFailure {
-    for (Lane lane : lanes) {
-      lane.channels.removeIf(open -> !open.getAsBoolean()); // a long plan would pile up closed ones
-      if (lane.load() < PROCESSES_PER_CONNECTION) {
-        lane.starting++;
-        return lane;
-      }
-    }
-    SshConnection extra = new SshConnection(connection.target());
+  /** A connection with room for another long-running channel, reserved until {@link SshLanes#started}. */
+  private SshLanes.Lane laneForProcess() throws RemoteFailure {
     try {
-      extra.session();
+      return lanes.reserve();
     } catch (JSchException e) {
-      extra.close();
       throw lost(e);
     }
-    Lane lane = new Lane(extra);
-    lane.starting++;
-    lanes.add(lane);
-    LOG.debug("{}: SSH connection {} opened for more processes", name, lanes.size());
-    return lane;
-  }
-
-  private synchronized void started(Lane lane) {
-    lane.starting--;
-  }
-
-  /** The least busy connection, for a short channel. */
-  private synchronized SshConnection connectionForExec() {
-    Lane best = lanes.get(0);
-    for (Lane lane : lanes) {
-      if (lane.load() < best.load()) {
-        best = lane;
-      }
-    }
-    return best.connection;
   }
 
   /** SSH connections open to this host (one per {@value #PROCESSES_PER_CONNECTION} long-running channels). */
-  public synchronized int connections() {
+  public int connections() {
     return lanes.size();
   }
 
@@ -178,7 +128,7 @@ public final class RemoteHost implements AutoCloseable {
 
   /** As {@link #run(String, Duration)} with {@code input} (may be null) as the command's stdin. */
   CommandResult run(String shellText, InputStream input, Duration timeout) throws RemoteFailure {
-    return run(connectionForExec(), shellText, input, timeout);
+    return run(lanes.leastBusy(), shellText, input, timeout);
   }
 
   private CommandResult run(SshConnection over, String shellText, InputStream input, Duration timeout)
@@ -223,7 +173,7 @@ public final class RemoteHost implements AutoCloseable {
     String shellText = "exec /bin/sh -c " + RemoteCommand.quote(WRAPPER + commandLine);
     TailBuffer stderr = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
     RemoteProcess process = new RemoteProcess(this, label, commandLine, stderr, onLine);
-    Lane lane = laneForProcess();
+    SshLanes.Lane lane = laneForProcess();
     try {
       try {
         ChannelExec channel = lane.connection.exec(shellText, stderr);
@@ -238,9 +188,9 @@ public final class RemoteHost implements AutoCloseable {
       }
       process.awaitPid(firstLineTimeout());
       processes.add(process);
-      lane.channels.add(process::isAlive);
+      lane.add(process::isAlive);
     } finally {
-      started(lane);
+      lanes.started(lane);
     }
     OptionalInt early = process.awaitExit(STARTUP_CHECK);
     if (early.isPresent() && early.getAsInt() != 0) {
@@ -267,7 +217,7 @@ public final class RemoteHost implements AutoCloseable {
     BatchScript script = new BatchScript(commands, launches.stream().map(Launch::pauseOn).toList(), held);
     TailBuffer stderr = new TailBuffer(TailBuffer.DEFAULT_CAP_BYTES);
     RemoteBatch batch = null;
-    Lane lane = laneForProcess();
+    SshLanes.Lane lane = laneForProcess();
     try {
       ChannelExec channel = lane.connection.exec(script.command(), stderr);
       OutputStream stdin = channel.getOutputStream(); // kept open: its EOF ends the watchdog
@@ -275,7 +225,7 @@ public final class RemoteHost implements AutoCloseable {
       channel.connect(connectMillis());
       batch = new RemoteBatch(this, channel, stdin, stderr, members, commands, held);
       processes.addAll(members);
-      lane.channels.add(batch::isOpen);
+      lane.add(batch::isOpen);
       batch.readFrom(stdout);
       stdin.write(script.instanceList());
       stdin.flush();
@@ -285,7 +235,7 @@ public final class RemoteHost implements AutoCloseable {
       }
       throw lost(e);
     } finally {
-      started(lane);
+      lanes.started(lane);
     }
     try {
       batch.awaitPids(firstLineTimeout(), load.scale(PID_STALL));
@@ -442,9 +392,7 @@ public final class RemoteHost implements AutoCloseable {
     try {
       stopAll(Duration.ofSeconds(2));
     } finally {
-      synchronized (this) {
-        lanes.forEach(l -> l.connection.close());
-      }
+      lanes.closeAll();
     }
   }
 
