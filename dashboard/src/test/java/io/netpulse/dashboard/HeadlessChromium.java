@@ -41,14 +41,18 @@ public final class HeadlessChromium implements AutoCloseable {
   }
 
   public static HeadlessChromium start(Path userDataDir, Path log) throws IOException, InterruptedException {
-    Process browser = new ProcessBuilder(List.of(CHROMIUM.toString(),
+    ProcessBuilder builder = new ProcessBuilder(List.of(CHROMIUM.toString(),
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
             "--user-data-dir=" + userDataDir, "--remote-debugging-address=127.0.0.1",
             "--remote-debugging-port=0", "--window-size=1366,768", "about:blank"))
         .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
+        .redirectOutput(log.toFile());
+    // Chromium makes its singleton socket's directory (org.chromium.Chromium.*) in TMPDIR and leaves it when stopped:
+    // in the profile, it goes with the test's temporary directory
+    Files.createDirectories(userDataDir);
+    builder.environment().put("TMPDIR", userDataDir.toString());
+    Process browser = builder.start();
     try {
       int devToolsPort = awaitDevToolsPort(userDataDir, browser);
       System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString()); // never Selenium Manager
