@@ -28,4 +28,17 @@ class ChildJavaTest {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(out).containsPattern("TieredStopAtLevel\\s+= 1 ").containsPattern("UseSerialGC\\s+= true ");
   }
+
+  @Test
+  void aChildsTemporaryFilesGoToADirectoryOfThisJvmsNotTmp() throws Exception {
+    // a child killed with SIGKILL leaves what it extracted there (RocksDB's library): this JVM deletes it at exit
+    Process p = new ProcessBuilder(ChildJava.command("-XshowSettings:properties", "-version"))
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String tmpdir = out.lines().filter(l -> l.strip().startsWith("java.io.tmpdir = ")).findFirst().orElseThrow()
+        .strip().substring("java.io.tmpdir = ".length());
+    assertThat(Path.of(tmpdir)).isDirectory().isNotEqualTo(Path.of(System.getProperty("java.io.tmpdir")));
+    assertThat(Path.of(tmpdir).getFileName().toString()).startsWith("netpulse-test-children-");
+  }
 }
