@@ -1,12 +1,10 @@
 package io.netpulse.dashboard;
 
+import io.netpulse.testbed.DirectoryTrees;
 import io.netpulse.testbed.embedded.EmbeddedKafka;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -36,7 +34,7 @@ final class ClassBroker implements BeforeAllCallback, AfterAllCallback {
       }
     } finally {
       if (dataDir != null) {
-        deleteTree(dataDir);
+        DirectoryTrees.deleteQuietly(dataDir);
       }
     }
   }
@@ -46,15 +44,5 @@ final class ClassBroker implements BeforeAllCallback, AfterAllCallback {
       throw new IllegalStateException("the class's broker is not running: register ClassBroker as a static field");
     }
     return kafka;
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    List<Path> deepestFirst;
-    try (Stream<Path> paths = Files.walk(dir)) {
-      deepestFirst = paths.sorted(Comparator.reverseOrder()).toList();
-    }
-    for (Path p : deepestFirst) {
-      Files.deleteIfExists(p);
-    }
   }
 }

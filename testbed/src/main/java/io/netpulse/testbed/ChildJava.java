@@ -6,9 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The start of a command line for a JVM a test starts (a {@code netpulse} process, a broker, a holder): this JVM's
@@ -29,18 +27,11 @@ public final class ChildJava {
     private static Path create() {
       try {
         Path dir = Files.createTempDirectory("netpulse-test-children-");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir), "delete-child-temp"));
+        Runtime.getRuntime().addShutdownHook(
+            new Thread(() -> DirectoryTrees.deleteQuietly(dir), "delete-child-temp"));
         return dir;
       } catch (IOException e) {
         throw new UncheckedIOException(e);
-      }
-    }
-
-    private static void deleteTree(Path dir) {
-      try (Stream<Path> paths = Files.walk(dir)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      } catch (IOException | UncheckedIOException e) {
-        // best effort at exit: a file a child still holds open is left
       }
     }
   }

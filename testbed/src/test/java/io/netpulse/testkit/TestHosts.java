@@ -1,5 +1,6 @@
 package io.netpulse.testkit;
 
+import io.netpulse.testbed.DirectoryTrees;
 import io.netpulse.testbed.netns.HostNetwork;
 import io.netpulse.testbed.netns.NetHost;
 import io.netpulse.testbed.netns.NetLink;
@@ -19,9 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * JUnit 5 extension: two test hosts, {@code peer} (.1) and {@code sut} (.2), and any extra hosts named (.3, …), each a
@@ -256,7 +255,7 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
             network = null;
             sshAddresses.clear();
             ownerContextId = null;
-            deleteTree(workDir);
+            DirectoryTrees.deleteQuietly(workDir);
             workDir = null;
         }
     }
@@ -436,16 +435,6 @@ public final class TestHosts implements BeforeAllCallback, AfterAllCallback, Bef
                 .anyMatch(l -> l.contains(hex) && l.contains(" 0A "));
     }
 
-    private static void deleteTree(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | java.io.UncheckedIOException ignored) {
-            // leftover temp files are harmless (the walk throws unchecked when a file vanishes under it)
-        }
-    }
 
     private static void sleep(long millis) {
         try {
